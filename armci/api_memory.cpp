@@ -1,0 +1,103 @@
+// Collective and local memory.
+#include "armci/armci.h"
+#include "armci/runtime.hpp"
+#include "armci/validate.hpp"
+
+using namespace armci;
+
+namespace {
+
+int malloc_on(const Team& t, void* ptr_arr[], armci_size_t bytes, const char* call) {
+  Runtime& r = rt();
+  if (!t.member()) bad_arg(call, "this process is not a member of the group");
+  if (bytes < 0) bad_arg(call, "size %ld is negative", bytes);
+  if (!ptr_arr) bad_arg(call, "ptr_arr is NULL");
+  return r.allocations.malloc(r, t, static_cast<std::size_t>(bytes), ptr_arr, call);
+}
+
+}  // namespace
+
+extern "C" {
+
+int ARMCI_Malloc(void* ptr_arr[], armci_size_t bytes) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Malloc");
+  return malloc_on(r.groups.default_team(), ptr_arr, bytes, "ARMCI_Malloc");
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Malloc_group(void* ptr_arr[], armci_size_t bytes, ARMCI_Group* group) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Malloc_group");
+  if (!group) bad_arg("ARMCI_Malloc_group", "group is NULL");
+  return malloc_on(r.groups.team(*group, "ARMCI_Malloc_group"), ptr_arr, bytes, "ARMCI_Malloc_group");
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+// Device memory is host memory here: the names exist so GA links unchanged.
+int ARMCI_Malloc_memdev(void* ptr_arr[], armci_size_t bytes, const char* device) {
+  (void)device;
+  return ARMCI_Malloc(ptr_arr, bytes);
+}
+
+int ARMCI_Malloc_group_memdev(void* ptr_arr[], armci_size_t bytes, ARMCI_Group* group,
+                              const char* device) {
+  (void)device;
+  return ARMCI_Malloc_group(ptr_arr, bytes, group);
+}
+
+int ARMCI_Free(void* ptr) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Free");
+  return r.allocations.free(r, r.groups.default_team(), ptr, "ARMCI_Free");
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Free_group(void* ptr, ARMCI_Group* group) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Free_group");
+  if (!group) bad_arg("ARMCI_Free_group", "group is NULL");
+  return r.allocations.free(r, r.groups.team(*group, "ARMCI_Free_group"), ptr, "ARMCI_Free_group");
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Free_memdev(void* ptr) { return ARMCI_Free(ptr); }
+int ARMCI_Free_group_memdev(void* ptr, ARMCI_Group* group) { return ARMCI_Free_group(ptr, group); }
+
+void* ARMCI_Malloc_local(armci_size_t bytes) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Malloc_local");
+  if (bytes < 0) bad_arg("ARMCI_Malloc_local", "size %ld is negative", bytes);
+  return r.allocations.malloc_local(r, static_cast<std::size_t>(bytes), "ARMCI_Malloc_local");
+  ARMCI_API_CATCH(nullptr)
+}
+
+int ARMCI_Free_local(void* ptr) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Free_local");
+  return r.allocations.free_local(r, ptr, "ARMCI_Free_local");
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+void ARMCI_Set_shm_limit(unsigned long shmemlimit) {
+  Runtime& r = checked_rt("ARMCI_Set_shm_limit");
+  std::size_t cap = r.heap->reserved();
+  if (shmemlimit > cap) {
+    warn("ARMCI_Set_shm_limit", "%s exceeds the heap's reserved address space; using %s",
+         format_bytes(shmemlimit).c_str(), format_bytes(cap).c_str());
+    shmemlimit = cap;
+  }
+  r.heap->ctl().limit.store(shmemlimit);
+}
+
+int ARMCI_Uses_shm(void) { return 1; }
+
+int ARMCI_Uses_shm_grp(ARMCI_Group* group) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Uses_shm_grp");
+  if (group) r.groups.team(*group, "ARMCI_Uses_shm_grp");
+  return 1;
+  ARMCI_API_CATCH(0)
+}
+
+}  // extern "C"

@@ -1,0 +1,179 @@
+// Completion, synchronisation, atomics, mutexes and notification.
+#include "armci/armci.h"
+#include "armci/collectives.hpp"
+#include "armci/fence.hpp"
+#include "armci/route.hpp"
+#include "armci/validate.hpp"
+
+using namespace armci;
+
+extern "C" {
+
+int ARMCI_Wait(armci_hdl_t* h) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Wait");
+  if (!h) bad_arg("ARMCI_Wait", "handle pointer is NULL");
+  if (Request* q = r.handles.lookup(*h)) r.ofi->wait(*q);
+  r.handles.release(h);
+  return 0;
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Test(armci_hdl_t* h) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Test");
+  if (!h) bad_arg("ARMCI_Test", "handle pointer is NULL");
+  Request* q = r.handles.lookup(*h);
+  if (!q) return 0;
+  if (!r.ofi->test(*q)) return 1;
+  r.handles.release(h);
+  return 0;
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_WaitProc(int proc) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_WaitProc");
+  check_proc(r, "ARMCI_WaitProc", proc);
+  if (!route::local(proc)) r.ofi->wait_node(route::node(proc));
+  return 0;
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_WaitAll(void) {
+  Runtime& r = checked_rt("ARMCI_WaitAll");
+  if (r.ofi) r.ofi->wait_all();
+  return 0;
+}
+
+// Any pending handle aggregates further operations; nothing to switch.
+void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* h) { (void)h; }
+void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* h) { (void)h; }
+
+void ARMCI_Fence(int proc) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Fence");
+  check_proc(r, "ARMCI_Fence", proc);
+  fence_proc(r, proc);
+  ARMCI_API_CATCH_VOID
+}
+
+void ARMCI_AllFence(void) { fence_all(checked_rt("ARMCI_AllFence")); }
+
+void ARMCI_GroupFence(ARMCI_Group* group) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_GroupFence");
+  if (!group) bad_arg("ARMCI_GroupFence", "group is NULL");
+  for (int w : r.groups.team(*group, "ARMCI_GroupFence").members) fence_proc(r, w);
+  ARMCI_API_CATCH_VOID
+}
+
+void ARMCI_Barrier(void) {
+  Runtime& r = checked_rt("ARMCI_Barrier");
+  fence_all(r);
+  coll::barrier(r, r.groups.default_team());
+}
+
+int ARMCI_Rmw(int op, void* ploc, void* prem, int extra, int proc) {
+  ARMCI_API_TRY
+  const char* call = "ARMCI_Rmw";
+  Runtime& r = checked_rt(call);
+  check_proc(r, call, proc);
+  std::size_t size;
+  switch (op) {
+    case ARMCI_FETCH_AND_ADD:
+    case ARMCI_SWAP: size = sizeof(int); break;
+    case ARMCI_FETCH_AND_ADD_LONG:
+    case ARMCI_SWAP_LONG: size = sizeof(long); break;
+    default:
+      bad_arg(call, "operation %d is not ARMCI_SWAP (10), SWAP_LONG (11), FETCH_AND_ADD (12) or "
+              "FETCH_AND_ADD_LONG (13)", op);
+  }
+  if (!ploc) bad_arg(call, "ploc is NULL");
+  if (reinterpret_cast<uintptr_t>(prem) % size)
+    bad_arg(call, "remote address %p is not aligned to %zu bytes", prem, size);
+  check_remote(r, call, "remote address", proc, prem, size);
+  if (route::local(proc)) {
+    transport::shm::rmw(op, ploc, prem, extra);
+    ++r.stats.local_ops;
+  } else {
+    r.ofi->rmw(route::node(proc), op, ploc, reinterpret_cast<uintptr_t>(prem), extra);
+  }
+  return 0;
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Create_mutexes(int num) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Create_mutexes");
+  return r.mutexes.create(r, num, "ARMCI_Create_mutexes");
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Destroy_mutexes(void) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Destroy_mutexes");
+  return r.mutexes.destroy(r, "ARMCI_Destroy_mutexes");
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+void ARMCI_Lock(int mutex, int proc) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Lock");
+  r.mutexes.lock(r, mutex, proc, "ARMCI_Lock");
+  ARMCI_API_CATCH_VOID
+}
+
+void ARMCI_Unlock(int mutex, int proc) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Unlock");
+  r.mutexes.unlock(r, mutex, proc, "ARMCI_Unlock");
+  ARMCI_API_CATCH_VOID
+}
+
+// Notify: my count of notices sent to proc, stored (after my earlier puts to
+// proc, in order) into proc's counter for me.
+int armci_notify(int proc) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("armci_notify");
+  check_proc(r, "armci_notify", proc);
+  auto& sent = r.mailbox.notices_sent(proc);
+  ++sent;
+  transport::Signal s;
+  s.flag_op = transport::FlagOp::Store;
+  s.flag = r.mailbox.notices_addr(proc, r.me());
+  s.flag_val = sent;
+  s.wake_flag = true;
+  route::signal(proc, s);
+  return static_cast<int>(sent);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+// Waits for the next notice from proc; *pval = notices waited for so far,
+// returns the number received.
+int armci_notify_wait(int proc, int* pval) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("armci_notify_wait");
+  check_proc(r, "armci_notify_wait", proc);
+  auto& waited = r.mailbox.notices_waited(proc);
+  ++waited;
+  auto& counter = r.mailbox.notices_from(proc);
+  wait_on_word(&counter,
+               [&] { return static_cast<int32_t>(counter.load(std::memory_order_acquire) - waited) >= 0; },
+               "armci_notify_wait", "a notification");
+  if (pval) *pval = static_cast<int>(waited);
+  return static_cast<int>(counter.load(std::memory_order_acquire));
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+// Memory is coherent: an access epoch only needs ordering.
+void ARMCI_Access_begin(void* ptr) {
+  (void)ptr;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+void ARMCI_Access_end(void* ptr) {
+  (void)ptr;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+}  // extern "C"

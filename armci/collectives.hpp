@@ -1,0 +1,28 @@
+// Collectives over a team, on top of the mailbox.  Trees are binomial and
+// rooted anywhere; allreduce is reduce-then-broadcast so every member ends
+// with bit-identical results.
+#pragma once
+#include <cstddef>
+
+#include "armci/reduce_ops.hpp"
+#include "armci/team.hpp"
+
+namespace armci {
+class Runtime;
+}
+
+namespace armci::coll {
+
+void barrier(Runtime& rt, const Team& t);
+void bcast(Runtime& rt, const Team& t, int root, void* buf, std::size_t len);
+void reduce(Runtime& rt, const Team& t, int root, void* buf, std::size_t n, int type, ReduceOp op);
+void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, ReduceOp op);
+// all[i*len .. ) receives member i's `len` bytes.
+void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, void* all);
+
+// The members of `t` on my node (SCOPE_NODE) / the first member of `t` on
+// each node (SCOPE_MASTERS; I may not be one).
+Team node_team(Runtime& rt, const Team& t);
+Team masters_team(Runtime& rt, const Team& t);
+
+}  // namespace armci::coll

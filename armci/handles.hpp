@@ -1,0 +1,34 @@
+// Non-blocking request handles.  Operations that complete at once (all
+// intra-node ones) never take a handle: the user's armci_hdl_t stays 0.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "armci/armci.h"
+
+namespace armci {
+
+struct Request {
+  uint32_t pending = 0;  // transport operations not yet locally complete
+  uint32_t gen = 0;
+  int node = -1;         // target node of the first operation
+  bool in_use = false;
+};
+
+class Handles {
+ public:
+  // The request an operation should count on: the one behind *h (opened if
+  // needed), or nullptr for implicit (h == NULL) operations.
+  Request* for_handle(armci_hdl_t* h, int node);
+  // nullptr if *h names nothing pending (0, stale or complete).
+  Request* lookup(armci_hdl_t h);
+  void release(armci_hdl_t* h);
+  std::size_t open() const { return open_; }
+
+ private:
+  std::vector<Request> slots_;
+  std::vector<uint32_t> free_;
+  std::size_t open_ = 0;
+};
+
+}  // namespace armci

@@ -1,0 +1,209 @@
+#include "armci/mailbox.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "armci/route.hpp"
+#include "armci/runtime.hpp"
+#include "common/log.hpp"
+
+namespace armci {
+
+namespace {
+constexpr std::size_t kLine = 64;
+constexpr std::size_t kPieceHdr = 32;  // at slot + 32; data at slot + 64
+std::size_t up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
+
+struct PieceHeader {
+  uint32_t ctx;
+  int32_t tag;
+  uint32_t len;
+  uint32_t pad;
+  uint64_t total;
+  uint64_t offset;
+};
+static_assert(sizeof(PieceHeader) == kPieceHdr);
+
+struct Layout {
+  std::size_t pending, ack, notice, slots, stride, bytes;
+};
+Layout layout(int nprocs, std::size_t slot_bytes) {
+  Layout l;
+  std::size_t p = static_cast<std::size_t>(nprocs);
+  l.pending = kLine;
+  l.ack = up(l.pending + 8 * ((p + 63) / 64), kLine);
+  l.notice = up(l.ack + 4 * p, kLine);
+  l.slots = up(l.notice + 4 * p, kLine);
+  l.stride = up(64 + slot_bytes, kLine);
+  l.bytes = up(l.slots + p * l.stride, 4096);
+  return l;
+}
+}  // namespace
+
+std::size_t Mailbox::area_bytes(int nprocs, std::size_t slot_bytes) {
+  return layout(nprocs, slot_bytes).bytes;
+}
+
+void Mailbox::init(Runtime& rt, std::size_t slot_bytes) {
+  rt_ = &rt;
+  nprocs_ = rt.nprocs();
+  me_ = rt.me();
+  slot_bytes_ = slot_bytes;
+  Layout l = layout(nprocs_, slot_bytes);
+  area_bytes_ = l.bytes;
+  off_pending_ = l.pending;
+  off_ack_ = l.ack;
+  off_notice_ = l.notice;
+  off_slots_ = l.slots;
+  slot_stride_ = l.stride;
+  my_area_ = area_of(me_);
+  sent_seq_.assign(static_cast<std::size_t>(nprocs_), 0);
+  recv_seq_.assign(static_cast<std::size_t>(nprocs_), 0);
+  assembling_.assign(static_cast<std::size_t>(nprocs_), Assembly{});
+  staging_.resize(kPieceHdr + slot_bytes);
+  notify_sent_.assign(static_cast<std::size_t>(nprocs_), 0);
+  notify_waited_.assign(static_cast<std::size_t>(nprocs_), 0);
+}
+
+uintptr_t Mailbox::area_of(int proc) const {
+  const auto& t = rt_->topo;
+  return rt_->node_heap_base[static_cast<std::size_t>(t.node_of[static_cast<std::size_t>(proc)])] +
+         static_cast<std::size_t>(t.local_index[static_cast<std::size_t>(proc)]) * area_bytes_;
+}
+
+Doorbell& Mailbox::my_bell() { return *reinterpret_cast<Doorbell*>(my_area_); }
+
+std::atomic<uint32_t>& Mailbox::notices_from(int from) {
+  return *reinterpret_cast<std::atomic<uint32_t>*>(my_area_ + off_notice_ + 4 * static_cast<std::size_t>(from));
+}
+
+uintptr_t Mailbox::notices_addr(int target, int from) const {
+  return area_of(target) + off_notice_ + 4 * static_cast<std::size_t>(from);
+}
+
+void Mailbox::send(uint32_t ctx, int tag, int to, const void* buf, std::size_t len) {
+  if (to == me_) {
+    Message m{me_, ctx, tag, {}};
+    m.data.assign(static_cast<const char*>(buf), static_cast<const char*>(buf) + len);
+    arrived_.push_back(std::move(m));
+    return;
+  }
+  const uintptr_t area = area_of(to);
+  const uintptr_t slot = area + off_slots_ + static_cast<std::size_t>(me_) * slot_stride_;
+  auto* acked = reinterpret_cast<std::atomic<uint32_t>*>(my_area_ + off_ack_ + 4 * static_cast<std::size_t>(to));
+  const bool local = route::local(to);
+  std::size_t off = 0;
+  do {
+    const std::size_t n = std::min(slot_bytes_, len - off);
+    uint32_t& seq = sent_seq_[static_cast<std::size_t>(to)];
+    // The slot is free once the receiver acknowledged the previous piece;
+    // meanwhile keep draining my own inbox so two senders cannot deadlock.
+    my_bell().wait(
+        [&] {
+          drain();
+          return acked->load(std::memory_order_acquire) == seq;
+        },
+        "armci_msg_snd", "a receiver to take the previous message piece");
+    PieceHeader h{ctx, tag, static_cast<uint32_t>(n), 0, len, off};
+    transport::Signal s;
+    s.flag_op = transport::FlagOp::Store;
+    s.flag = slot;
+    s.flag_val = seq + 1;
+    s.bits = area + off_pending_ + 8 * static_cast<std::size_t>(me_ / 64);
+    s.bit_mask = uint64_t{1} << (me_ % 64);
+    s.bell = area;
+    if (local) {
+      std::memcpy(reinterpret_cast<void*>(slot + kPieceHdr), &h, sizeof h);
+      if (n) std::memcpy(reinterpret_cast<void*>(slot + 64), static_cast<const char*>(buf) + off, n);
+      transport::apply_signal(s);
+    } else {
+      std::memcpy(staging_.data(), &h, sizeof h);
+      if (n) std::memcpy(staging_.data() + kPieceHdr, static_cast<const char*>(buf) + off, n);
+      s.data_dst = slot + kPieceHdr;
+      s.data = staging_.data();
+      s.len = static_cast<uint32_t>(kPieceHdr + n);
+      route::signal(to, s);
+    }
+    ++seq;
+    off += n;
+  } while (off < len);
+}
+
+void Mailbox::consume(int sender) {
+  const uintptr_t slot = my_area_ + off_slots_ + static_cast<std::size_t>(sender) * slot_stride_;
+  auto* seqw = reinterpret_cast<std::atomic<uint32_t>*>(slot);
+  uint32_t seq = seqw->load(std::memory_order_acquire);
+  uint32_t& seen = recv_seq_[static_cast<std::size_t>(sender)];
+  if (seq == seen) return;
+  PieceHeader h;
+  std::memcpy(&h, reinterpret_cast<const void*>(slot + kPieceHdr), sizeof h);
+  Assembly& a = assembling_[static_cast<std::size_t>(sender)];
+  if (h.offset == 0) {
+    a.active = true;
+    a.ctx = h.ctx;
+    a.tag = h.tag;
+    a.got = 0;
+    a.data.resize(h.total);
+  }
+  if (h.len) std::memcpy(a.data.data() + h.offset, reinterpret_cast<const void*>(slot + 64), h.len);
+  a.got += h.len;
+  seen = seq;
+  // Acknowledge: the sender may refill the slot.
+  transport::Signal ack;
+  ack.flag_op = transport::FlagOp::Store;
+  ack.flag = area_of(sender) + off_ack_ + 4 * static_cast<std::size_t>(me_);
+  ack.flag_val = seq;
+  ack.bell = area_of(sender);
+  if (route::local(sender)) transport::apply_signal(ack);
+  else route::signal(sender, ack);
+  if (a.got == a.data.size()) {
+    arrived_.push_back(Message{sender, a.ctx, a.tag, std::move(a.data)});
+    a = Assembly{};
+  }
+}
+
+void Mailbox::drain() {
+  const std::size_t words = (static_cast<std::size_t>(nprocs_) + 63) / 64;
+  for (std::size_t w = 0; w < words; ++w) {
+    auto* pw = reinterpret_cast<std::atomic<uint64_t>*>(my_area_ + off_pending_ + 8 * w);
+    if (pw->load(std::memory_order_relaxed) == 0) continue;
+    uint64_t bits = pw->exchange(0, std::memory_order_acq_rel);
+    while (bits) {
+      int b = __builtin_ctzll(bits);
+      bits &= bits - 1;
+      consume(static_cast<int>(w * 64) + b);
+    }
+  }
+}
+
+bool Mailbox::take(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, std::size_t* len,
+                   int* src, const char* call) {
+  for (auto it = arrived_.begin(); it != arrived_.end(); ++it) {
+    if (it->ctx != ctx || it->tag != tag) continue;
+    if (from != kAnySource && it->src != from) continue;
+    if (it->data.size() > cap)
+      fatal(call, "message of %zu bytes from process %d (tag %d) does not fit the %zu-byte buffer",
+            it->data.size(), it->src, tag, cap);
+    if (!it->data.empty()) std::memcpy(buf, it->data.data(), it->data.size());
+    *len = it->data.size();
+    if (src) *src = it->src;
+    arrived_.erase(it);
+    return true;
+  }
+  return false;
+}
+
+std::size_t Mailbox::recv(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, int* src,
+                          const char* call) {
+  std::size_t len = 0;
+  if (take(ctx, tag, from, buf, cap, &len, src, call)) return len;
+  my_bell().wait(
+      [&] {
+        drain();
+        return take(ctx, tag, from, buf, cap, &len, src, call);
+      },
+      call, from == kAnySource ? "a message from any process" : "a message from a peer");
+  return len;
+}
+
+}  // namespace armci

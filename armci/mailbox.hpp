@@ -1,0 +1,75 @@
+// Two-sided messages for armci_msg_* and the runtime's collectives, built on
+// signals: every process has a message area at a known place in its node's
+// heap with one slot per sender.  A sender fills the slot, the receiver
+// copies it out and acknowledges; messages are cut into slot-sized pieces.
+// Receivers keep unexpected messages, so contexts and tags match like MPI.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "common/shared_sync.hpp"
+
+namespace armci {
+
+class Runtime;
+
+class Mailbox {
+ public:
+  static constexpr int kAnySource = -1;
+
+  // Bytes of one process's message area for `nprocs` senders.
+  static std::size_t area_bytes(int nprocs, std::size_t slot_bytes);
+
+  void init(Runtime& rt, std::size_t slot_bytes);
+  void send(uint32_t ctx, int tag, int to, const void* buf, std::size_t len);
+  // Receives the first message from `from` (or any) matching ctx and tag;
+  // returns its length (data beyond `cap` is an error); *src gets the sender.
+  std::size_t recv(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, int* src,
+                   const char* call);
+
+  // Notification counters (armci_notify): my counter of notices from `from`.
+  std::atomic<uint32_t>& notices_from(int from);
+  uintptr_t notices_addr(int target, int from) const;  // in target's area
+  Doorbell& my_bell();
+  uint32_t& notices_sent(int to) { return notify_sent_[static_cast<std::size_t>(to)]; }
+  uint32_t& notices_waited(int from) { return notify_waited_[static_cast<std::size_t>(from)]; }
+
+ private:
+  struct Message {
+    int src;
+    uint32_t ctx;
+    int tag;
+    std::vector<char> data;
+  };
+  struct Assembly {
+    bool active = false;
+    uint32_t ctx = 0;
+    int tag = 0;
+    std::size_t got = 0;
+    std::vector<char> data;
+  };
+  uintptr_t area_of(int proc) const;
+  void drain();  // moves every arrived piece into `arrived_`
+  void consume(int sender);
+  bool take(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, std::size_t* len,
+            int* src, const char* call);
+
+  Runtime* rt_ = nullptr;
+  int nprocs_ = 0;
+  int me_ = 0;
+  std::size_t slot_bytes_ = 0;
+  std::size_t area_bytes_ = 0;
+  std::size_t off_pending_ = 0, off_ack_ = 0, off_notice_ = 0, off_slots_ = 0, slot_stride_ = 0;
+  uintptr_t my_area_ = 0;
+  std::vector<uint32_t> sent_seq_;      // per receiver: pieces I sent
+  std::vector<uint32_t> recv_seq_;      // per sender: pieces I consumed
+  std::vector<Assembly> assembling_;    // per sender
+  std::deque<Message> arrived_;
+  std::vector<char> staging_;
+  std::vector<uint32_t> notify_sent_, notify_waited_;
+};
+
+}  // namespace armci

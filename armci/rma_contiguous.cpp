@@ -1,0 +1,168 @@
+#include <cstring>
+
+#include "armci/rma.hpp"
+#include "armci/route.hpp"
+#include "armci/validate.hpp"
+
+namespace armci::rma {
+
+Completion::Completion(Runtime& rt_, armci_hdl_t* h_, int node) : r(rt_), h(h_) {
+  if (!h) req = &stack;
+  else if (h != kImplicit) req = r.handles.for_handle(h, node);
+}
+
+void Completion::finish() {
+  if (!h) r.ofi->wait(stack);
+  else if (req && req->pending == 0) r.handles.release(h);
+}
+
+int put(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_t* h) {
+  Runtime& r = checked_rt(call);
+  check_proc(r, call, proc);
+  check_count(call, "byte count", bytes);
+  if (bytes == 0) return 0;
+  const auto n = static_cast<std::size_t>(bytes);
+  check_local(call, "source", src, n);
+  check_remote(r, call, "destination", proc, dst, n);
+  if (route::local(proc)) {
+    transport::shm::put(src, dst, n);
+    ++r.stats.local_ops;
+    return 0;
+  }
+  Completion c(r, h, route::node(proc));
+  r.ofi->put(route::node(proc), src, reinterpret_cast<uintptr_t>(dst), n, c.req);
+  c.finish();
+  return 0;
+}
+
+int get(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_t* h) {
+  Runtime& r = checked_rt(call);
+  check_proc(r, call, proc);
+  check_count(call, "byte count", bytes);
+  if (bytes == 0) return 0;
+  const auto n = static_cast<std::size_t>(bytes);
+  check_local(call, "destination", dst, n);
+  check_remote(r, call, "source", proc, src, n);
+  if (route::local(proc)) {
+    transport::shm::get(src, dst, n);
+    ++r.stats.local_ops;
+    return 0;
+  }
+  Completion c(r, h, route::node(proc));
+  r.ofi->get(route::node(proc), reinterpret_cast<uintptr_t>(src), dst, n, c.req);
+  c.finish();
+  return 0;
+}
+
+int acc(const char* call, int optype, void* scale, void* src, void* dst, long bytes, int proc,
+        armci_hdl_t* h) {
+  (void)h;  // accumulates copy their source: locally complete on return
+  Runtime& r = checked_rt(call);
+  check_proc(r, call, proc);
+  check_count(call, "byte count", bytes);
+  check_acc(call, optype, scale, bytes);
+  if (bytes == 0) return 0;
+  const auto n = static_cast<std::size_t>(bytes);
+  check_local(call, "source", src, n);
+  check_remote(r, call, "destination", proc, dst, n);
+  if (route::local(proc)) {
+    transport::shm::acc(r.heap->ctl(), r.heap->base(), optype, scale, src, dst, n);
+    ++r.stats.local_ops;
+    return 0;
+  }
+  r.ofi->acc(route::node(proc), optype, scale, src, reinterpret_cast<uintptr_t>(dst), n);
+  return 0;
+}
+
+void set_flag(const char* call, int* flag, int value, int proc) {
+  Runtime& r = rt();
+  check_remote(r, call, "flag", proc, flag, sizeof(int));
+  transport::Signal s;
+  s.flag_op = transport::FlagOp::Store;
+  s.flag = reinterpret_cast<uintptr_t>(flag);
+  s.flag_val = static_cast<uint32_t>(value);
+  s.wake_flag = true;
+  route::signal(proc, s);
+}
+
+}  // namespace armci::rma
+
+using namespace armci;
+
+extern "C" {
+
+int ARMCI_Put(void* src, void* dst, int bytes, int proc) {
+  ARMCI_API_TRY
+  return rma::put("ARMCI_Put", src, dst, bytes, proc, nullptr);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Get(void* src, void* dst, int bytes, int proc) {
+  ARMCI_API_TRY
+  return rma::get("ARMCI_Get", src, dst, bytes, proc, nullptr);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Acc(int optype, void* scale, void* src, void* dst, int bytes, int proc) {
+  ARMCI_API_TRY
+  return rma::acc("ARMCI_Acc", optype, scale, src, dst, bytes, proc, nullptr);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* h) {
+  ARMCI_API_TRY
+  return rma::put("ARMCI_NbPut", src, dst, bytes, proc, h ? h : rma::kImplicit);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* h) {
+  ARMCI_API_TRY
+  return rma::get("ARMCI_NbGet", src, dst, bytes, proc, h ? h : rma::kImplicit);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_NbAcc(int optype, void* scale, void* src, void* dst, int bytes, int proc, armci_hdl_t* h) {
+  ARMCI_API_TRY
+  return rma::acc("ARMCI_NbAcc", optype, scale, src, dst, bytes, proc, h ? h : rma::kImplicit);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Put_flag(void* src, void* dst, int bytes, int* flag, int value, int proc) {
+  ARMCI_API_TRY
+  rma::put("ARMCI_Put_flag", src, dst, bytes, proc, nullptr);
+  rma::set_flag("ARMCI_Put_flag", flag, value, proc);
+  return 0;
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+void ARMCI_Copy(void* src, void* dst, int n) {
+  if (n > 0) std::memmove(dst, src, static_cast<std::size_t>(n));
+}
+
+#define ARMCI_VALUE_CALLS(Name, T)                                                       \
+  int ARMCI_PutValue##Name(T src, void* dst, int proc) {                                 \
+    ARMCI_API_TRY                                                                        \
+    return rma::put("ARMCI_PutValue" #Name, &src, dst, sizeof(T), proc, nullptr);        \
+    ARMCI_API_CATCH(kErrBadArg)                                                          \
+  }                                                                                      \
+  int ARMCI_NbPutValue##Name(T src, void* dst, int proc, armci_hdl_t* h) {               \
+    ARMCI_API_TRY                                                                        \
+    /* the value lives on this stack frame: complete the put before returning */        \
+    (void)h;                                                                             \
+    return rma::put("ARMCI_NbPutValue" #Name, &src, dst, sizeof(T), proc, nullptr);      \
+    ARMCI_API_CATCH(kErrBadArg)                                                          \
+  }                                                                                      \
+  T ARMCI_GetValue##Name(void* src, int proc) {                                          \
+    T v{};                                                                               \
+    ARMCI_API_TRY                                                                        \
+    rma::get("ARMCI_GetValue" #Name, src, &v, sizeof(T), proc, nullptr);                 \
+    ARMCI_API_CATCH(v)                                                                   \
+    return v;                                                                            \
+  }
+
+ARMCI_VALUE_CALLS(Int, int)
+ARMCI_VALUE_CALLS(Long, long)
+ARMCI_VALUE_CALLS(Float, float)
+ARMCI_VALUE_CALLS(Double, double)
+
+}  // extern "C"

@@ -1,0 +1,171 @@
+#include "armci/rma.hpp"
+#include "armci/route.hpp"
+#include "armci/validate.hpp"
+
+namespace armci::rma {
+
+namespace {
+
+transport::StridedShape checked_shape(Runtime& r, const char* call, void* src, int* ss, void* dst,
+                                      int* ds, int* count, int levels, int proc, bool remote_is_dst) {
+  check_proc(r, call, proc);
+  check_strided(call, levels, count, ss, ds);
+  transport::StridedShape s(levels, count, ss, ds);
+  if (s.empty()) return s;
+  if (remote_is_dst) {
+    check_local(call, "source", src, s.src_extent());
+    check_remote(r, call, "destination", proc, dst, s.dst_extent());
+  } else {
+    check_local(call, "destination", dst, s.dst_extent());
+    check_remote(r, call, "source", proc, src, s.src_extent());
+  }
+  return s;
+}
+
+}  // namespace
+
+// Strides of the same shape stored contiguously: running products of counts.
+void packed_strides(int levels, const int* count, int* out) {
+  long run = count[0];
+  for (int i = 0; i < levels; ++i) {
+    out[i] = static_cast<int>(run);
+    run *= count[i + 1];
+  }
+}
+
+int puts(const char* call, void* src, int* ss, void* dst, int* ds, int* count, int levels, int proc,
+         armci_hdl_t* h) {
+  Runtime& r = checked_rt(call);
+  transport::StridedShape s = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true);
+  if (s.empty()) return 0;
+  if (route::local(proc)) {
+    transport::shm::put_strided(src, dst, s);
+    ++r.stats.local_ops;
+    return 0;
+  }
+  Completion c(r, h, route::node(proc));
+  r.ofi->put_strided(route::node(proc), src, reinterpret_cast<uintptr_t>(dst), s, c.req);
+  c.finish();
+  return 0;
+}
+
+int gets(const char* call, void* src, int* ss, void* dst, int* ds, int* count, int levels, int proc,
+         armci_hdl_t* h) {
+  Runtime& r = checked_rt(call);
+  transport::StridedShape s = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, false);
+  if (s.empty()) return 0;
+  if (route::local(proc)) {
+    transport::shm::put_strided(src, dst, s);  // a copy either way on one node
+    ++r.stats.local_ops;
+    return 0;
+  }
+  Completion c(r, h, route::node(proc));
+  r.ofi->get_strided(route::node(proc), reinterpret_cast<uintptr_t>(src), dst, s, c.req);
+  c.finish();
+  return 0;
+}
+
+int accs(const char* call, int optype, void* scale, void* src, int* ss, void* dst, int* ds,
+         int* count, int levels, int proc, armci_hdl_t* h) {
+  (void)h;  // accumulates copy their source: locally complete on return
+  Runtime& r = checked_rt(call);
+  if (!count) bad_arg(call, "count array is NULL");
+  check_acc(call, optype, scale, count[0]);
+  transport::StridedShape s = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true);
+  if (s.empty()) return 0;
+  if (route::local(proc)) {
+    transport::shm::acc_strided(r.heap->ctl(), r.heap->base(), optype, scale, src, dst, s);
+    ++r.stats.local_ops;
+    return 0;
+  }
+  r.ofi->acc_strided(route::node(proc), optype, scale, src, reinterpret_cast<uintptr_t>(dst), s);
+  return 0;
+}
+
+}  // namespace armci::rma
+
+using namespace armci;
+
+extern "C" {
+
+int ARMCI_PutS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc) {
+  ARMCI_API_TRY
+  return rma::puts("ARMCI_PutS", src, ss, dst, ds, count, levels, proc, nullptr);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_GetS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc) {
+  ARMCI_API_TRY
+  return rma::gets("ARMCI_GetS", src, ss, dst, ds, count, levels, proc, nullptr);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_AccS(int optype, void* scale, void* src, int ss[], void* dst, int ds[], int count[],
+               int levels, int proc) {
+  ARMCI_API_TRY
+  return rma::accs("ARMCI_AccS", optype, scale, src, ss, dst, ds, count, levels, proc, nullptr);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_NbPutS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc,
+                 armci_hdl_t* h) {
+  ARMCI_API_TRY
+  return rma::puts("ARMCI_NbPutS", src, ss, dst, ds, count, levels, proc, h ? h : rma::kImplicit);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_NbGetS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc,
+                 armci_hdl_t* h) {
+  ARMCI_API_TRY
+  return rma::gets("ARMCI_NbGetS", src, ss, dst, ds, count, levels, proc, h ? h : rma::kImplicit);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_NbAccS(int optype, void* scale, void* src, int ss[], void* dst, int ds[], int count[],
+                 int levels, int proc, armci_hdl_t* h) {
+  ARMCI_API_TRY
+  return rma::accs("ARMCI_NbAccS", optype, scale, src, ss, dst, ds, count, levels, proc,
+                   h ? h : rma::kImplicit);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_PutS_flag(void* src, int ss[], void* dst, int ds[], int count[], int levels, int* flag,
+                    int value, int proc) {
+  ARMCI_API_TRY
+  rma::puts("ARMCI_PutS_flag", src, ss, dst, ds, count, levels, proc, nullptr);
+  rma::set_flag("ARMCI_PutS_flag", flag, value, proc);
+  return 0;
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_PutS_flag_dir(void* src, int ss[], void* dst, int ds[], int count[], int levels,
+                        int* flag, int value, int proc) {
+  return ARMCI_PutS_flag(src, ss, dst, ds, count, levels, flag, value, proc);
+}
+
+// Local gather/scatter between a strided region and a contiguous buffer.
+int armci_read_strided(void* ptr, int levels, int stride_arr[], int count[], char* buf) {
+  ARMCI_API_TRY
+  const char* call = "armci_read_strided";
+  check_strided(call, levels, count, stride_arr, stride_arr);
+  int packed[ARMCI_MAX_STRIDE_LEVEL];
+  rma::packed_strides(levels, count, packed);
+  transport::StridedShape t(levels, count, stride_arr, packed);
+  transport::shm::put_strided(ptr, buf, t);
+  return 0;
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int armci_write_strided(void* ptr, int levels, int stride_arr[], int count[], char* buf) {
+  ARMCI_API_TRY
+  const char* call = "armci_write_strided";
+  check_strided(call, levels, count, stride_arr, stride_arr);
+  int packed[ARMCI_MAX_STRIDE_LEVEL];
+  rma::packed_strides(levels, count, packed);
+  transport::StridedShape t(levels, count, packed, stride_arr);
+  transport::shm::put_strided(buf, ptr, t);
+  return 0;
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+}  // extern "C"

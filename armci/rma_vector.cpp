@@ -1,0 +1,115 @@
+#include <vector>
+
+#include "armci/rma.hpp"
+#include "armci/route.hpp"
+#include "armci/validate.hpp"
+
+namespace armci::rma {
+
+namespace {
+
+enum class Dir { Put, Get, Acc };
+
+// Validates every remote piece and collects (local, remote, bytes) triples.
+std::vector<transport::Ofi::Piece> pieces(Runtime& r, const char* call, armci_giov_t* darr, int len,
+                                          int proc, Dir dir) {
+  std::vector<transport::Ofi::Piece> out;
+  for (int i = 0; i < len; ++i) {
+    const armci_giov_t& d = darr[i];
+    if (d.bytes == 0) continue;
+    const auto n = static_cast<std::size_t>(d.bytes);
+    for (int j = 0; j < d.ptr_array_len; ++j) {
+      void* s = d.src_ptr_array[j];
+      void* t = d.dst_ptr_array[j];
+      void* remote = dir == Dir::Get ? s : t;
+      void* local = dir == Dir::Get ? t : s;
+      check_local(call, dir == Dir::Get ? "destination" : "source", local, n);
+      check_remote(r, call, dir == Dir::Get ? "source" : "destination", proc, remote, n);
+      out.push_back({local, reinterpret_cast<uintptr_t>(remote), n});
+    }
+  }
+  return out;
+}
+
+int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* darr, int len,
+              int proc, armci_hdl_t* h) {
+  Runtime& r = checked_rt(call);
+  check_proc(r, call, proc);
+  check_giov(call, darr, len);
+  if (dir == Dir::Acc)
+    for (int i = 0; i < len; ++i) check_acc(call, optype, scale, darr[i].bytes);
+  auto ps = pieces(r, call, darr, len, proc, dir);
+  if (ps.empty()) return 0;
+  if (route::local(proc)) {
+    for (const auto& p : ps) {
+      void* remote = reinterpret_cast<void*>(p.remote);
+      if (dir == Dir::Put) transport::shm::put(p.local, remote, p.bytes);
+      else if (dir == Dir::Get) transport::shm::get(remote, const_cast<void*>(p.local), p.bytes);
+      else transport::shm::acc(r.heap->ctl(), r.heap->base(), optype, scale, p.local, remote, p.bytes);
+    }
+    r.stats.local_ops += ps.size();
+    return 0;
+  }
+  const int node = route::node(proc);
+  if (dir == Dir::Acc) {
+    r.ofi->acc_pieces(node, optype, scale, ps);
+    return 0;
+  }
+  Completion c(r, h, node);
+  if (dir == Dir::Put) r.ofi->put_pieces(node, ps, c.req);
+  else r.ofi->get_pieces(node, ps, c.req);
+  c.finish();
+  return 0;
+}
+
+}  // namespace
+
+int putv(const char* call, armci_giov_t* darr, int len, int proc, armci_hdl_t* h) {
+  return vector_op(call, Dir::Put, 0, nullptr, darr, len, proc, h);
+}
+int getv(const char* call, armci_giov_t* darr, int len, int proc, armci_hdl_t* h) {
+  return vector_op(call, Dir::Get, 0, nullptr, darr, len, proc, h);
+}
+int accv(const char* call, int optype, void* scale, armci_giov_t* darr, int len, int proc,
+         armci_hdl_t* h) {
+  return vector_op(call, Dir::Acc, optype, scale, darr, len, proc, h);
+}
+
+}  // namespace armci::rma
+
+using namespace armci;
+
+extern "C" {
+
+int ARMCI_PutV(armci_giov_t darr[], int len, int proc) {
+  ARMCI_API_TRY
+  return rma::putv("ARMCI_PutV", darr, len, proc, nullptr);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+int ARMCI_GetV(armci_giov_t darr[], int len, int proc) {
+  ARMCI_API_TRY
+  return rma::getv("ARMCI_GetV", darr, len, proc, nullptr);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+int ARMCI_AccV(int optype, void* scale, armci_giov_t darr[], int len, int proc) {
+  ARMCI_API_TRY
+  return rma::accv("ARMCI_AccV", optype, scale, darr, len, proc, nullptr);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+int ARMCI_NbPutV(armci_giov_t darr[], int len, int proc, armci_hdl_t* h) {
+  ARMCI_API_TRY
+  return rma::putv("ARMCI_NbPutV", darr, len, proc, h ? h : rma::kImplicit);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+int ARMCI_NbGetV(armci_giov_t darr[], int len, int proc, armci_hdl_t* h) {
+  ARMCI_API_TRY
+  return rma::getv("ARMCI_NbGetV", darr, len, proc, h ? h : rma::kImplicit);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+int ARMCI_NbAccV(int optype, void* scale, armci_giov_t darr[], int len, int proc, armci_hdl_t* h) {
+  ARMCI_API_TRY
+  return rma::accv("ARMCI_NbAccV", optype, scale, darr, len, proc, h ? h : rma::kImplicit);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+}  // extern "C"

@@ -1,0 +1,238 @@
+#include "armci/runtime.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "armci/collectives.hpp"
+#include "armci/fence.hpp"
+#include "transports/ofi/ofi.hpp"
+
+namespace armci {
+
+namespace {
+Runtime* g_instance = nullptr;  // the one piece of global state
+unsigned g_epoch = 0;           // inits in this process: keeps PMIx keys fresh
+const WaitPolicy kDefaultWait{};
+
+std::size_t physical_memory() {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(size)
+                               : std::size_t{16} << 30;
+}
+std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
+}  // namespace
+
+Logger* current_logger() { return g_instance ? &g_instance->logger : nullptr; }
+const WaitPolicy& wait_policy() { return g_instance ? g_instance->waiting : kDefaultWait; }
+Runtime* Runtime::instance() { return g_instance; }
+
+Runtime& Runtime::create(const InitOptions& opts) {
+  ARMCI_ASSERT(!g_instance);
+  new Runtime(opts);  // registers itself as g_instance first thing
+  return *g_instance;
+}
+
+void Runtime::destroy() {
+  if (!g_instance) return;
+  g_instance->finalize_sequence();
+  delete g_instance;  // clears g_instance
+}
+
+Runtime::Runtime(const InitOptions& opts) {
+  g_instance = this;
+  ++g_epoch;
+  knobs = Knobs::from_environment();
+  logger.verbose = static_cast<int>(knobs.VERBOSE);
+  waiting.spin_us = knobs.SPIN_US;
+  waiting.timeout_s = knobs.TIMEOUT;
+  if (knobs.ERRORS != "abort" && knobs.ERRORS != "return")
+    fatal(opts.call, "ARMCI_ERRORS=\"%s\" is neither abort nor return", knobs.ERRORS.c_str());
+  if (knobs.NUMA != "bind" && knobs.NUMA != "off")
+    fatal(opts.call, "ARMCI_NUMA=\"%s\" is neither bind nor off", knobs.NUMA.c_str());
+  if (knobs.VNODES < 1) fatal(opts.call, "ARMCI_VNODES=%ld must be at least 1", knobs.VNODES);
+  const memory::Backing backing = memory::parse_backing(knobs.SHM_BACKEND);
+
+  boot = make_pmix_bootstrap();
+  logger.abort_job = [this](int code, const std::string& why) { boot->abort(code, why); };
+  std::vector<int> world = opts.world;
+  if (world.empty())
+    for (int r = 0; r < boot->size(); ++r) world.push_back(r);
+  topo = make_topology(world, boot->rank(), boot->node_ids(), static_cast<int>(knobs.VNODES));
+  logger.rank = topo.me;
+  logger.nprocs = topo.nprocs();
+  logger.node = topo.my_node();
+  logger.host = boot->hostname(boot->rank());
+  waiting.check_health = [this] { check_health(); };
+  numa = std::make_unique<memory::Numa>(knobs.NUMA == "bind");
+  multi_node = topo.nnodes > 1;
+
+  const std::size_t slot = std::clamp<std::size_t>(knobs.MSG_SLOT, 256, std::size_t{1} << 20);
+  const std::size_t prefix =
+      static_cast<std::size_t>(topo.nlocal()) * Mailbox::area_bytes(topo.nprocs(), slot);
+  auto key = [](const char* what) { return "armci." + std::to_string(g_epoch) + "." + what; };
+  auto launcher = [this](int world_rank) { return topo.world[static_cast<std::size_t>(world_rank)]; };
+
+  if (is_leader()) {
+    start_node_agent(prefix);
+    boot->put(key("ctl"), heap_service->socket_name());
+    if (multi_node) boot->put(key("agent"), ofi_agent->address());
+  }
+  if (multi_node) {
+    ofi = std::make_unique<transport::Ofi>(*this);
+    boot->put(key("ep"), ofi->address());
+  }
+  boot->fence(topo.world);
+
+  const int my_leader = topo.node_leader(topo.my_node());
+  heap = std::make_unique<memory::NodeHeap>(boot->get(launcher(my_leader), key("ctl")),
+                                            static_cast<uint32_t>(topo.my_local()), is_leader(),
+                                            backing);
+  heap->ctl().procs[topo.my_local()].numa_node.store(numa->my_node());
+
+  node_heap_base.assign(static_cast<std::size_t>(topo.nnodes), 0);
+  node_heap_base[static_cast<std::size_t>(topo.my_node())] = heap->base();
+  if (multi_node) {
+    std::vector<std::string> agents(static_cast<std::size_t>(topo.nnodes));
+    for (int n = 0; n < topo.nnodes; ++n)
+      agents[static_cast<std::size_t>(n)] = boot->get(launcher(topo.node_leader(n)), key("agent"));
+    ofi->connect(agents);
+    if (is_leader()) {
+      std::vector<std::string> eps(static_cast<std::size_t>(topo.nprocs()));
+      for (int r = 0; r < topo.nprocs(); ++r) eps[static_cast<std::size_t>(r)] = boot->get(launcher(r), key("ep"));
+      agent->call([&] { ofi_agent->connect(eps); });
+      const auto& s0 = heap->ctl().seg[0];
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "%llx %llx %llx %llx",
+                    static_cast<unsigned long long>(heap->base()), static_cast<unsigned long long>(s0.off),
+                    static_cast<unsigned long long>(s0.size), static_cast<unsigned long long>(s0.key));
+      boot->put(key("heap"), buf);
+    }
+    boot->fence(topo.world);
+    for (int n = 0; n < topo.nnodes; ++n) {
+      if (n == topo.my_node()) continue;
+      unsigned long long base = 0, off = 0, size = 0, k = 0;
+      std::string v = boot->get(launcher(topo.node_leader(n)), key("heap"));
+      if (std::sscanf(v.c_str(), "%llx %llx %llx %llx", &base, &off, &size, &k) != 4)
+        fatal(opts.call, "node %d published a malformed heap description", n);
+      node_heap_base[static_cast<std::size_t>(n)] = base;
+      ofi->learn_node(n, base, off, size, k);
+    }
+  }
+  mailbox.init(*this, slot);
+  groups.init(topo.nprocs(), topo.me);
+  coll::barrier(*this, groups.world());
+  if (verbose_on(1)) {
+    std::string r = report();
+    verbose(1, "%s", r.c_str());
+  }
+}
+
+void Runtime::start_node_agent(std::size_t prefix) {
+  agent = std::make_unique<EventLoop>(knobs.PROGRESS_POLL_US);
+  memory::HeapConfig cfg;
+  cfg.backing = memory::parse_backing(knobs.SHM_BACKEND);
+  cfg.segment_size = round_up(std::max<std::size_t>(knobs.SHM_SEGMENT, 1u << 20), 2u << 20);
+  cfg.limit = knobs.SHM_LIMIT;
+  std::size_t phys = physical_memory();
+  cfg.reserve = round_up(std::max(phys, cfg.limit) + prefix, std::size_t{1} << 30);
+  cfg.prefix_bytes = prefix;
+  cfg.nlocal = static_cast<uint32_t>(topo.nlocal());
+  const int node = topo.my_node();
+  heap_service = std::make_unique<memory::HeapService>(
+      *agent, cfg, [this, node](uint32_t local, int pid) {
+        int rank = local < topo.node_procs[static_cast<std::size_t>(node)].size()
+                       ? topo.node_procs[static_cast<std::size_t>(node)][local]
+                       : -1;
+        fatal("node agent",
+              "process %d (pid %d) of node %d exited without ARMCI_Finalize; aborting the job so "
+              "that no process waits for it forever",
+              rank, pid, node);
+      });
+  if (multi_node) {
+    ofi_agent = std::make_unique<transport::OfiAgent>(*this);
+    heap_service->set_segment_hook([this](uint32_t idx, void* addr, std::size_t len) {
+      return ofi_agent->register_segment(idx, addr, len);
+    });
+    heap_service->set_poke_hook([this] { ofi_agent->lock_released(); });
+    ofi_agent->attach(*agent);
+  }
+  agent->start("armci-agent");
+}
+
+void Runtime::check_health() {
+  if (heap && !heap->agent_alive())
+    fatal("ARMCI", "the process running this node's agent (rank %d) is gone; aborting",
+          topo.node_leader(topo.my_node()));
+}
+
+void Runtime::finalize_sequence() {
+  // Everything this process sent is complete at its target, then everyone
+  // waits for everyone (outside our own transport, so nothing is in flight
+  // afterwards) before any agent stops.
+  fence_all(*this);
+  boot->fence(topo.world);
+  if (knobs.STATS) {
+    std::string s = stats.text();
+    std::fprintf(stderr, "armci-ofi [%d] stats: %s\n", topo.me, s.c_str());
+  }
+  ofi.reset();
+  heap->detach();
+  if (agent) {
+    // The agent serves the node's memory until every process has said goodbye.
+    Backoff b("ARMCI_Finalize", "the other processes of this node to finalize");
+    for (;;) {
+      bool done = false;
+      agent->call([&] { done = heap_service->all_detached(); });
+      if (done) break;
+      b.pause();
+    }
+    agent->stop();
+  }
+  heap.reset();
+  ofi_agent.reset();
+  heap_service.reset();
+  agent.reset();
+  boot->finalize();
+}
+
+Runtime::~Runtime() { g_instance = nullptr; }
+
+std::string Runtime::report() const {
+  std::ostringstream o;
+  o << "rank " << topo.me << "/" << topo.nprocs() << " on node " << topo.my_node() << " (local "
+    << topo.my_local() << " of " << topo.nlocal() << "), host " << logger.host << ", pid "
+    << getpid() << "\n  placement: " << numa->describe() << "\n  heap: base "
+    << reinterpret_cast<void*>(heap->base()) << ", " << format_bytes(heap->reserved())
+    << " reserved, segments of " << format_bytes(knobs.SHM_SEGMENT) << ", backing "
+    << knobs.SHM_BACKEND << ", limit "
+    << (heap->ctl().limit.load() ? format_bytes(heap->ctl().limit.load()) : std::string("physical memory"))
+    << ", " << heap->ctl().nsegments.load() << " segment(s), "
+    << heap->ctl().registrations.load() << " NIC registration(s) on this node";
+  if (topo.me == 0) o << "\n  topology: " << topo.describe();
+  if (ofi) o << "\n  " << ofi->describe();
+  else o << "\n  transport: load/store only (one node)";
+  if (topo.me == 0) {
+    const auto& t = Knobs::table();
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (knobs.from_env[i]) o << "\n  ARMCI_" << t[i].name << "=" << knobs.value_text(i);
+  }
+  return o.str();
+}
+
+std::string Stats::text() const {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "local_ops=%llu remote_ops=%llu remote_bytes=%llu active_messages=%llu "
+                "eagain_retries=%llu segment_queries=%llu mallocs=%llu",
+                (unsigned long long)local_ops, (unsigned long long)remote_ops,
+                (unsigned long long)remote_bytes, (unsigned long long)am_sent,
+                (unsigned long long)eagain_retries, (unsigned long long)seg_queries,
+                (unsigned long long)mallocs);
+  return buf;
+}
+
+}  // namespace armci

@@ -1,0 +1,82 @@
+// The one runtime object: everything armci-ofi keeps between calls hangs off
+// it, created by the first ARMCI_Init and destroyed by the last Finalize.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "armci/allocations.hpp"
+#include "armci/bootstrap.hpp"
+#include "armci/groups.hpp"
+#include "armci/handles.hpp"
+#include "armci/mailbox.hpp"
+#include "armci/mutexes.hpp"
+#include "armci/stats.hpp"
+#include "armci/topology.hpp"
+#include "common/event_loop.hpp"
+#include "common/knobs.hpp"
+#include "common/log.hpp"
+#include "common/wait.hpp"
+#include "memory/heap_service.hpp"
+#include "memory/node_heap.hpp"
+#include "memory/numa.hpp"
+
+namespace armci {
+
+namespace transport {
+class Ofi;
+class OfiAgent;
+}
+
+struct InitOptions {
+  std::vector<int> world;  // launcher ranks forming the ARMCI world (empty: all)
+  const char* call = "ARMCI_Init";
+};
+
+class Runtime {
+ public:
+  static Runtime* instance();  // null outside Init..Finalize
+  static Runtime& create(const InitOptions& opts);
+  static void destroy();
+
+  Knobs knobs;
+  Logger logger;
+  WaitPolicy waiting;
+  std::unique_ptr<Bootstrap> boot;
+  Topology topo;
+  std::unique_ptr<memory::Numa> numa;
+  // Node leaders only: the agent thread and what it serves.
+  std::unique_ptr<EventLoop> agent;
+  std::unique_ptr<memory::HeapService> heap_service;
+  std::unique_ptr<transport::OfiAgent> ofi_agent;
+  // Every process.
+  std::unique_ptr<memory::NodeHeap> heap;
+  std::unique_ptr<transport::Ofi> ofi;  // null when the world is one node
+  std::vector<uintptr_t> node_heap_base;  // per node
+  Mailbox mailbox;
+  Groups groups;
+  Handles handles;
+  Allocations allocations;
+  Mutexes mutexes;
+  Stats stats;
+  int init_count = 1;
+  bool multi_node = false;
+
+  int me() const { return topo.me; }
+  int nprocs() const { return topo.nprocs(); }
+  bool is_leader() const { return topo.my_local() == 0; }
+  // Collective over the default group... helpers used by several modules.
+  void check_health();
+  std::string report() const;  // ARMCI_VERBOSE start-up report
+
+  ~Runtime();
+
+ private:
+  explicit Runtime(const InitOptions& opts);
+  void start_node_agent(std::size_t prefix);
+  void finalize_sequence();
+};
+
+inline Runtime& rt() { return *Runtime::instance(); }
+
+}  // namespace armci

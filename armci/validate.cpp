@@ -1,0 +1,63 @@
+#include "armci/validate.hpp"
+
+#include "transports/acc_kernels.hpp"
+
+namespace armci {
+
+void not_initialized(const char* call) {
+  fatal(call, "ARMCI is not initialized (call ARMCI_Init first)");
+}
+
+void bad_proc(const char* call, int proc, int nprocs) {
+  bad_arg(call, "process id %d is out of range (valid: 0..%d)", proc, nprocs - 1);
+}
+
+void bad_remote(const char* call, const char* what, int proc, const void* addr, std::size_t len) {
+  Runtime& r = rt();
+  bad_arg(call,
+          "%s %p (+%zu bytes) is not ARMCI memory of process %d (node %d): remote addresses "
+          "must lie inside blocks returned by ARMCI_Malloc",
+          what, addr, len, proc, r.topo.node_of[static_cast<std::size_t>(proc)]);
+}
+
+void check_acc(const char* call, int optype, const void* scale, long bytes) {
+  std::size_t es = transport::acc_elem_size(optype);
+  if (es == 0)
+    bad_arg(call, "accumulate type %d is not one of ARMCI_ACC_INT (37), DBL, FLT, CPL, DCP, LNG (42)",
+            optype);
+  if (!scale) bad_arg(call, "scale is NULL (%s needs a pointer to one element)", transport::acc_type_name(optype));
+  if (bytes % static_cast<long>(es) != 0)
+    bad_arg(call, "%ld bytes is not a whole number of %s elements (%zu bytes each)", bytes,
+            transport::acc_type_name(optype), es);
+}
+
+void check_strided(const char* call, int levels, const int* count, const int* src_stride,
+                   const int* dst_stride) {
+  if (levels < 0 || levels > ARMCI_MAX_STRIDE_LEVEL)
+    bad_arg(call, "stride_levels %d is outside 0..%d", levels, ARMCI_MAX_STRIDE_LEVEL);
+  if (!count) bad_arg(call, "count array is NULL");
+  for (int i = 0; i <= levels; ++i)
+    if (count[i] < 0) bad_arg(call, "count[%d] = %d is negative", i, count[i]);
+  if (levels > 0 && (!src_stride || !dst_stride))
+    bad_arg(call, "%s stride array is NULL with %d stride levels", !src_stride ? "source" : "destination",
+            levels);
+  for (int i = 0; i < levels; ++i) {
+    if (src_stride[i] < 0) bad_arg(call, "src_stride_arr[%d] = %d is negative", i, src_stride[i]);
+    if (dst_stride[i] < 0) bad_arg(call, "dst_stride_arr[%d] = %d is negative", i, dst_stride[i]);
+  }
+}
+
+void check_giov(const char* call, const armci_giov_t* darr, int len) {
+  if (len < 0) bad_arg(call, "descriptor count %d is negative", len);
+  if (len > 0 && !darr) bad_arg(call, "descriptor array is NULL for %d descriptors", len);
+  for (int i = 0; i < len; ++i) {
+    const armci_giov_t& d = darr[i];
+    if (d.ptr_array_len < 0 || d.bytes < 0)
+      bad_arg(call, "descriptor %d has ptr_array_len %d and bytes %d (negative)", i,
+              d.ptr_array_len, d.bytes);
+    if (d.ptr_array_len > 0 && d.bytes > 0 && (!d.src_ptr_array || !d.dst_ptr_array))
+      bad_arg(call, "descriptor %d has a NULL pointer array", i);
+  }
+}
+
+}  // namespace armci

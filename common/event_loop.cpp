@@ -1,0 +1,135 @@
+#include "common/event_loop.hpp"
+
+#include <pthread.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+
+#include "common/log.hpp"
+
+namespace armci {
+
+EventLoop::EventLoop(long poll_us) : poll_us_(poll_us) {
+  ep_ = epoll_create1(EPOLL_CLOEXEC);
+  wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (ep_ < 0 || wake_fd_ < 0) fatal("ARMCI_Init", "epoll/eventfd: %s", std::strerror(errno));
+  add_fd(wake_fd_, EPOLLIN, [this](uint32_t) {
+    uint64_t v;
+    while (read(wake_fd_, &v, sizeof v) > 0) {
+    }
+  });
+}
+
+EventLoop::~EventLoop() {
+  if (thread_.joinable()) stop();
+  close(wake_fd_);
+  close(ep_);
+}
+
+void EventLoop::add_fd(int fd, uint32_t events, FdHandler h) {
+  handlers_[fd] = std::move(h);
+  epoll_event ev{};
+  ev.events = events;
+  ev.data.fd = fd;
+  if (epoll_ctl(ep_, EPOLL_CTL_ADD, fd, &ev) != 0)
+    fatal("node agent", "epoll_ctl(ADD %d): %s", fd, std::strerror(errno));
+}
+
+void EventLoop::remove_fd(int fd) {
+  epoll_ctl(ep_, EPOLL_CTL_DEL, fd, nullptr);
+  handlers_.erase(fd);
+}
+
+void EventLoop::add_poller(Poller p, TryWait t) { pollers_.emplace_back(std::move(p), std::move(t)); }
+
+void EventLoop::post(std::function<void()> task) {
+  {
+    std::lock_guard<std::mutex> g(tasks_mu_);
+    tasks_.push_back(std::move(task));
+  }
+  uint64_t one = 1;
+  ssize_t unused = write(wake_fd_, &one, sizeof one);
+  (void)unused;
+}
+
+void EventLoop::call(const std::function<void()>& task) {
+  if (!thread_.joinable() || in_loop_thread()) {
+    task();
+    return;
+  }
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  post([&] {
+    task();
+    std::lock_guard<std::mutex> g(mu);
+    done = true;
+    cv.notify_one();
+  });
+  std::unique_lock<std::mutex> lk(mu);
+  cv.wait(lk, [&] { return done; });
+}
+
+void EventLoop::drain_tasks() {
+  std::vector<std::function<void()>> todo;
+  {
+    std::lock_guard<std::mutex> g(tasks_mu_);
+    todo.swap(tasks_);
+  }
+  for (auto& t : todo) t();
+}
+
+void EventLoop::start(const char* name) {
+  thread_ = std::thread([this] { run(); });
+  pthread_setname_np(thread_.native_handle(), name);
+}
+
+void EventLoop::stop() {
+  stop_.store(true);
+  post([] {});
+  if (thread_.joinable()) thread_.join();
+}
+
+void EventLoop::run() {
+  using clock = std::chrono::steady_clock;
+  auto busy_until = clock::now();
+  epoll_event evs[32];
+  while (!stop_.load(std::memory_order_acquire)) {
+    bool worked = false;
+    for (auto& [p, t] : pollers_) worked |= p();
+    drain_tasks();
+    auto now = clock::now();
+    if (worked) busy_until = now + std::chrono::microseconds(poll_us_);
+    int timeout_ms = 0;
+    if (now >= busy_until) {
+      // Idle: sleep until an fd fires, but only if every poller agrees that
+      // its fd will signal new work (fi_trywait), else poll again soon.
+      bool can_sleep = true;
+      for (auto& [p, t] : pollers_)
+        if (t && !t()) can_sleep = false;
+      timeout_ms = can_sleep ? -1 : 1;
+    }
+    int n = epoll_wait(ep_, evs, 32, timeout_ms);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fatal("node agent", "epoll_wait: %s", std::strerror(errno));
+    }
+    if (timeout_ms != 0) wakeups_.fetch_add(1, std::memory_order_relaxed);
+    for (int i = 0; i < n; ++i) {
+      auto it = handlers_.find(evs[i].data.fd);
+      if (it != handlers_.end()) {
+        auto h = it->second;  // the handler may remove itself
+        h(evs[i].events);
+        worked = true;
+      }
+    }
+    if (n > 0) busy_until = clock::now() + std::chrono::microseconds(poll_us_);
+  }
+  drain_tasks();
+}
+
+}  // namespace armci

@@ -1,0 +1,59 @@
+// The node agent's event loop: one thread that sleeps in epoll until a file
+// descriptor (control sockets, the NIC's completion queue) or a posted task
+// needs it, and polls for a short while after activity.
+#pragma once
+#include <sys/epoll.h>
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace armci {
+
+class EventLoop {
+ public:
+  using FdHandler = std::function<void(uint32_t events)>;
+  // Returns true if it found work (keeps the loop polling a little longer).
+  using Poller = std::function<bool()>;
+  // Returns true if it is safe to sleep in epoll (libfabric's fi_trywait).
+  using TryWait = std::function<bool()>;
+
+  explicit EventLoop(long poll_us);
+  ~EventLoop();
+  EventLoop(const EventLoop&) = delete;
+  EventLoop& operator=(const EventLoop&) = delete;
+
+  // Only from the loop thread, or before start().
+  void add_fd(int fd, uint32_t events, FdHandler h);
+  void remove_fd(int fd);
+  void add_poller(Poller p, TryWait t);
+
+  // Any thread: runs `task` on the loop thread and waits for it.
+  void call(const std::function<void()>& task);
+  // Any thread: runs `task` on the loop thread soon.
+  void post(std::function<void()> task);
+
+  void start(const char* name);
+  void stop();  // any thread but the loop's; joins
+  bool in_loop_thread() const { return std::this_thread::get_id() == thread_.get_id(); }
+  unsigned long wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
+
+ private:
+  void run();
+  void drain_tasks();
+  int ep_ = -1;
+  int wake_fd_ = -1;
+  long poll_us_;
+  std::map<int, FdHandler> handlers_;
+  std::vector<std::pair<Poller, TryWait>> pollers_;
+  std::mutex tasks_mu_;
+  std::vector<std::function<void()>> tasks_;
+  std::atomic<bool> stop_{false};
+  std::atomic<unsigned long> wakeups_{0};
+  std::thread thread_;
+};
+
+}  // namespace armci

@@ -1,0 +1,114 @@
+// Synchronisation objects that live in memory shared by the processes of a
+// node (the heap control block).  Plain words and futexes only: no pointers,
+// no process-private state, valid at any mapping address.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+#include "common/wait.hpp"
+
+namespace armci {
+
+// Futex mutex (0 free, 1 locked, 2 locked with sleepers).  Not fair: used for
+// short critical sections (allocator, accumulate stripes).
+struct SharedMutex {
+  std::atomic<uint32_t> state{0};
+
+  bool try_lock() {
+    uint32_t z = 0;
+    return state.compare_exchange_strong(z, 1, std::memory_order_acquire);
+  }
+  void lock(const char* call = "lock") {
+    if (try_lock()) return;
+    for (int i = 0; i < 64; ++i) {
+      if (state.load(std::memory_order_relaxed) == 0 && try_lock()) return;
+      __builtin_ia32_pause();
+    }
+    const WaitPolicy& p = wait_policy();
+    double waited = 0;
+    while (state.exchange(2, std::memory_order_acquire) != 0) {
+      futex_wait(&state, 2, 0.2);
+      waited += 0.2;
+      if (p.check_health) p.check_health();
+      if (p.timeout_s > 0 && waited > p.timeout_s) wait_timed_out(call, "a node-shared lock", waited);
+    }
+  }
+  void unlock() {
+    if (state.exchange(0, std::memory_order_release) == 2) futex_wake(&state, 1);
+  }
+};
+
+class SharedLockGuard {
+ public:
+  explicit SharedLockGuard(SharedMutex& m, const char* call = "lock") : m_(m) { m_.lock(call); }
+  ~SharedLockGuard() { m_.unlock(); }
+  SharedLockGuard(const SharedLockGuard&) = delete;
+  SharedLockGuard& operator=(const SharedLockGuard&) = delete;
+
+ private:
+  SharedMutex& m_;
+};
+
+// Sense-reversing barrier for a fixed number of processes of one node.
+struct SharedBarrier {
+  std::atomic<uint32_t> arrived{0};
+  std::atomic<uint32_t> generation{0};
+
+  void wait(uint32_t nprocs, const char* call) {
+    uint32_t gen = generation.load(std::memory_order_acquire);
+    if (arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == nprocs) {
+      arrived.store(0, std::memory_order_relaxed);
+      generation.fetch_add(1, std::memory_order_release);
+      futex_wake(&generation);
+      return;
+    }
+    wait_on_word(&generation, [&] { return generation.load(std::memory_order_acquire) != gen; },
+                 call, "the other processes of this node to reach the barrier");
+  }
+};
+
+}  // namespace armci
+
+namespace armci {
+
+// A counter that waiters sleep on; ringing it costs a syscall only when
+// somebody sleeps (Dekker pairing of count/sleepers, both sequentially
+// consistent).
+struct Doorbell {
+  std::atomic<uint32_t> count{0};
+  std::atomic<uint32_t> sleepers{0};
+
+  void ring() {
+    count.fetch_add(1, std::memory_order_seq_cst);
+    if (sleepers.load(std::memory_order_seq_cst) != 0) futex_wake(&count);
+  }
+
+  template <typename Done>
+  void wait(Done&& done, const char* call, const char* what) {
+    if (done()) return;
+    const WaitPolicy& p = wait_policy();
+    auto start = std::chrono::steady_clock::now();
+    auto spin_end = start + std::chrono::microseconds(p.spin_us);
+    unsigned n = 0;
+    for (;;) {
+      uint32_t seen = count.load(std::memory_order_seq_cst);
+      if (done()) return;
+      auto now = std::chrono::steady_clock::now();
+      if (now < spin_end) {
+        if ((++n & 15) == 0) sched_yield_hint();
+        continue;
+      }
+      sleepers.fetch_add(1, std::memory_order_seq_cst);
+      if (count.load(std::memory_order_seq_cst) == seen) futex_wait(&count, seen, 0.2);
+      sleepers.fetch_sub(1, std::memory_order_seq_cst);
+      if (done()) return;
+      double waited =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (p.check_health) p.check_health();
+      if (p.timeout_s > 0 && waited > p.timeout_s) wait_timed_out(call, what, waited);
+    }
+  }
+};
+
+}  // namespace armci

@@ -1,0 +1,68 @@
+#include "common/wait.hpp"
+
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <thread>
+
+#include "common/log.hpp"
+
+namespace armci {
+
+bool futex_wait(const std::atomic<uint32_t>* word, uint32_t expected, double timeout_s) {
+  struct timespec ts;
+  struct timespec* tsp = nullptr;
+  if (timeout_s > 0) {
+    ts.tv_sec = static_cast<time_t>(timeout_s);
+    ts.tv_nsec = static_cast<long>((timeout_s - std::floor(timeout_s)) * 1e9);
+    tsp = &ts;
+  }
+  // Not FUTEX_PRIVATE: the word may be in memory shared with other processes.
+  long rc = syscall(SYS_futex, reinterpret_cast<const uint32_t*>(word), FUTEX_WAIT, expected,
+                    tsp, nullptr, 0);
+  return !(rc == -1 && errno == ETIMEDOUT);
+}
+
+void futex_wake(const std::atomic<uint32_t>* word, int count) {
+  syscall(SYS_futex, reinterpret_cast<const uint32_t*>(word), FUTEX_WAKE, count, nullptr,
+          nullptr, 0);
+}
+
+void sched_yield_hint() { sched_yield(); }
+
+void wait_timed_out(const char* call, const char* what, double seconds) {
+  fatal(call, "gave up after %.0f s waiting for %s (ARMCI_TIMEOUT; a peer may have hung or died)",
+        seconds, what);
+}
+
+Backoff::Backoff(const char* call, const char* what)
+    : call_(call), what_(what), start_(std::chrono::steady_clock::now()), last_check_(start_) {}
+
+void Backoff::pause() {
+  const WaitPolicy& p = wait_policy();
+  ++spins_;
+  auto now = std::chrono::steady_clock::now();
+  double waited = std::chrono::duration<double>(now - start_).count();
+  if (waited * 1e6 < static_cast<double>(p.spin_us)) {
+    if ((spins_ & 15) == 0) sched_yield();
+    return;
+  }
+  // Past the spin window: give the core away; sleep longer the longer we wait.
+  if (waited < 0.01) {
+    sched_yield();
+  } else {
+    std::this_thread::sleep_for(std::chrono::microseconds(waited < 0.1 ? 50 : 1000));
+  }
+  if (now - last_check_ > std::chrono::milliseconds(200)) {
+    last_check_ = now;
+    if (p.check_health) p.check_health();
+    if (p.timeout_s > 0 && waited > p.timeout_s) wait_timed_out(call_, what_, waited);
+  }
+}
+
+}  // namespace armci

@@ -1,0 +1,41 @@
+// main() of every multi-process test program: ARMCI_Init, run the tests,
+// agree on the outcome, ARMCI_Finalize.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "armci.h"
+#include "message.h"
+
+namespace {
+
+// Non-zero ranks print only their failures, prefixed with the rank.
+class RankFailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  explicit RankFailurePrinter(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (r.failed())
+      std::fprintf(stderr, "[rank %d] %s:%d: Failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?",
+                   r.line_number(), r.summary());
+  }
+
+ private:
+  int rank_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  ARMCI_Init();
+  const int me = armci_msg_me();
+  auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+  if (me != 0) {
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new RankFailurePrinter(me));
+  }
+  int rc = RUN_ALL_TESTS();
+  armci_msg_igop(&rc, 1, const_cast<char*>("max"));
+  ARMCI_Finalize();
+  return rc ? 1 : 0;
+}

@@ -1,0 +1,53 @@
+// Multi-process GoogleTest support: every rank runs every test; a test fails
+// if it failed on any rank (agreed in TearDown), and only rank 0 prints the
+// usual report (other ranks print their own failure messages).
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "armci.h"
+#include "message.h"
+
+namespace mp {
+
+inline int me() { return armci_msg_me(); }
+inline int nproc() { return armci_msg_nproc(); }
+
+class MpTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ARMCI_Barrier(); }
+  void TearDown() override {
+    int failed = HasFailure() ? 1 : 0;
+    armci_msg_igop(&failed, 1, const_cast<char*>("+"));
+    if (failed && !HasFailure()) ADD_FAILURE() << failed << " other rank(s) failed this test";
+    ARMCI_Barrier();
+  }
+};
+
+// A collective ARMCI_Malloc'ed array of T per process, freed on scope exit.
+template <typename T>
+class Shared {
+ public:
+  explicit Shared(std::size_t n_per_proc) : n_(n_per_proc), ptrs_(static_cast<std::size_t>(nproc())) {
+    int rc = ARMCI_Malloc(ptrs_.data(), static_cast<armci_size_t>(n_per_proc * sizeof(T)));
+    EXPECT_EQ(rc, 0);
+  }
+  ~Shared() { ARMCI_Free(ptrs_[static_cast<std::size_t>(me())]); }
+  Shared(const Shared&) = delete;
+  Shared& operator=(const Shared&) = delete;
+  T* of(int p) const { return static_cast<T*>(ptrs_[static_cast<std::size_t>(p)]); }
+  T* mine() const { return of(me()); }
+  std::size_t size() const { return n_; }
+
+ private:
+  std::size_t n_;
+  std::vector<void*> ptrs_;
+};
+
+// Same sequence on every rank for a given seed.
+inline std::mt19937_64 rng(uint64_t seed) { return std::mt19937_64(seed * 0x9e3779b97f4a7c15ull + 7); }
+
+}  // namespace mp

@@ -1,0 +1,107 @@
+// Inter-node transport over libfabric RDM endpoints: the operations the
+// router sends to other nodes.  Puts and gets are RMA on the target node's one
+// registration of each heap segment; accumulates, Rmw, lock handoff and
+// signals are active messages executed by the target node's agent under the
+// same node-shared locks as local load/store operations.  The contract:
+//   - put/acc/signal return at local completion (source reusable);
+//   - get returns with data in place unless a Request is given;
+//   - fence(node) returns when earlier puts/accs/signals to node are done
+//     at the target; operations to one node take effect in issue order.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "transports/signal.hpp"
+#include "transports/strided.hpp"
+
+namespace armci {
+class Runtime;
+class EventLoop;
+struct Request;
+}
+
+namespace armci::transport {
+
+struct OfiImpl;
+
+class Ofi {
+ public:
+  explicit Ofi(Runtime& rt);
+  ~Ofi();
+  Ofi(const Ofi&) = delete;
+  Ofi& operator=(const Ofi&) = delete;
+
+  // Start-up, in order: my address (published), then everyone's.
+  std::string address() const;
+  void connect(const std::vector<std::string>& agent_addresses);  // per node
+  // Node heaps of other nodes (base, and segment 0) learned at start-up.
+  void learn_node(int node, uintptr_t heap_base, uint64_t seg0_off, uint64_t seg0_size,
+                  uint64_t seg0_key);
+  // Segment descriptors exchanged by ARMCI_Malloc(_group).
+  void learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key);
+  // True if [addr, addr+len) is in a known or discoverable segment of node.
+  bool reachable(int node, uintptr_t addr, std::size_t len, const char* call);
+
+  void put(int node, const void* src, uintptr_t dst, std::size_t n, Request* req);
+  void get(int node, uintptr_t src, void* dst, std::size_t n, Request* req);
+  void put_strided(int node, const void* src, uintptr_t dst, const StridedShape& s, Request* req);
+  void get_strided(int node, uintptr_t src, void* dst, const StridedShape& s, Request* req);
+  void acc(int node, int optype, const void* scale, const void* src, uintptr_t dst,
+           std::size_t n);
+  void acc_strided(int node, int optype, const void* scale, const void* src, uintptr_t dst,
+                   const StridedShape& s);
+  // Pieces (local pointer, remote address, bytes): vector operations.
+  struct Piece {
+    const void* local;
+    uintptr_t remote;
+    std::size_t bytes;
+  };
+  void put_pieces(int node, const std::vector<Piece>& p, Request* req);
+  void get_pieces(int node, const std::vector<Piece>& p, Request* req);
+  void acc_pieces(int node, int optype, const void* scale, const std::vector<Piece>& p);
+  void rmw(int node, int op, void* ploc, uintptr_t prem, long extra);
+  void signal(int node, const Signal& s);
+  void lock(int node, uintptr_t lock_addr);
+  void unlock(int node, uintptr_t lock_addr);
+
+  void fence(int node);
+  void fence_all();
+  void wait(Request& r);
+  bool test(Request& r);
+  void wait_node(int node);  // local completion of implicit operations
+  void wait_all();
+  void progress();
+
+  std::string describe() const;  // provider, limits, registrations
+  std::size_t key_table_entries() const;
+
+ private:
+  std::unique_ptr<OfiImpl> impl_;
+};
+
+// The target side, run by the node agent (leader process, agent thread).
+struct OfiAgentImpl;
+class OfiAgent {
+ public:
+  OfiAgent(Runtime& rt);
+  ~OfiAgent();
+  OfiAgent(const OfiAgent&) = delete;
+  OfiAgent& operator=(const OfiAgent&) = delete;
+  std::string address() const;
+  // Agent thread: the loop drives progress from now on.
+  void attach(armci::EventLoop& loop);
+  void connect(const std::vector<std::string>& initiator_addresses);  // per world rank
+  // Agent thread: one registration per heap segment; returns the remote key.
+  uint64_t register_segment(uint32_t index, void* addr, std::size_t len);
+  void lock_released();  // a local unlock found remote waiters
+  unsigned registrations() const;
+  std::string describe() const;
+
+ private:
+  std::unique_ptr<OfiAgentImpl> impl_;
+};
+
+}  // namespace armci::transport

@@ -1,0 +1,87 @@
+// Walking ARMCI strided descriptors: count[0] contiguous bytes, count[i]
+// blocks at level i, stride[i-1] the byte stride of level i.  Levels whose
+// blocks are contiguous on both sides are merged first.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "armci/armci.h"
+
+namespace armci::transport {
+
+struct StridedShape {
+  int levels = 0;
+  long count[ARMCI_MAX_STRIDE_LEVEL + 1] = {};
+  long src_stride[ARMCI_MAX_STRIDE_LEVEL] = {};
+  long dst_stride[ARMCI_MAX_STRIDE_LEVEL] = {};
+
+  StridedShape() = default;
+  StridedShape(int lv, const int* cnt, const int* ss, const int* ds) {
+    levels = lv;
+    for (int i = 0; i <= lv; ++i) count[i] = cnt[i];
+    for (int i = 0; i < lv; ++i) {
+      src_stride[i] = ss ? ss[i] : 0;
+      dst_stride[i] = ds ? ds[i] : 0;
+    }
+    merge();
+  }
+  std::size_t chunks() const {
+    std::size_t n = 1;
+    for (int i = 1; i <= levels; ++i) n *= static_cast<std::size_t>(count[i]);
+    return n;
+  }
+  std::size_t bytes() const { return chunks() * static_cast<std::size_t>(count[0]); }
+  bool empty() const {
+    for (int i = 0; i <= levels; ++i)
+      if (count[i] <= 0) return true;
+    return false;
+  }
+  // Extent of the region on the destination / source side (first to last byte + 1).
+  std::size_t dst_extent() const { return extent(dst_stride); }
+  std::size_t src_extent() const { return extent(src_stride); }
+
+ private:
+  std::size_t extent(const long* stride) const {
+    if (empty()) return 0;
+    long e = count[0];
+    for (int i = 1; i <= levels; ++i) e += (count[i] - 1) * stride[i - 1];
+    return static_cast<std::size_t>(e);
+  }
+  void merge() {
+    // Level 1 contiguous on both sides: fold it into count[0].
+    while (levels > 0 && src_stride[0] == count[0] && dst_stride[0] == count[0]) {
+      count[0] *= count[1];
+      for (int i = 1; i < levels; ++i) count[i] = count[i + 1];
+      for (int i = 0; i + 1 < levels; ++i) {
+        src_stride[i] = src_stride[i + 1];
+        dst_stride[i] = dst_stride[i + 1];
+      }
+      --levels;
+    }
+  }
+};
+
+// f(src_offset, dst_offset, bytes) for every contiguous piece, in order.
+template <typename F>
+void for_each_piece(const StridedShape& s, F&& f) {
+  if (s.empty()) return;
+  long idx[ARMCI_MAX_STRIDE_LEVEL + 1] = {};
+  const std::size_t n = s.chunks();
+  long so = 0, d = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    f(so, d, static_cast<std::size_t>(s.count[0]));
+    // Odometer increment, keeping the offsets incrementally.
+    for (int l = 1; l <= s.levels; ++l) {
+      if (++idx[l] < s.count[l]) {
+        so += s.src_stride[l - 1];
+        d += s.dst_stride[l - 1];
+        break;
+      }
+      so -= (s.count[l] - 1) * s.src_stride[l - 1];
+      d -= (s.count[l] - 1) * s.dst_stride[l - 1];
+      idx[l] = 0;
+    }
+  }
+}
+
+}  // namespace armci::transport
