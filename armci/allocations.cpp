@@ -129,7 +129,7 @@ int Allocations::malloc(Runtime& rt, const Team& t, std::size_t bytes, void** pt
     if (!e.base) continue;
     int nd = rt.topo.node_of[static_cast<std::size_t>(t.world(i))];
     node_base[static_cast<std::size_t>(nd)] = e.base;
-    if (nd != my_node && rt.ofi) rt.ofi->learn_segment(nd, e.seg, e.seg_off, e.seg_size, e.seg_key);
+    if (rt.ofi) rt.ofi->learn_segment(nd, e.seg, e.seg_off, e.seg_size, e.seg_key);
   }
   std::vector<NodeLayout> layouts(static_cast<std::size_t>(rt.topo.nnodes));
   std::vector<char> have(static_cast<std::size_t>(rt.topo.nnodes), 0);

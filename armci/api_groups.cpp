@@ -96,15 +96,25 @@ int ARMCI_Absolute_id(ARMCI_Group* group, int group_rank) {
   ARMCI_API_CATCH(-1)
 }
 
+namespace {
+int same_node(const char* call, int proc) {
+  Runtime& r = checked_rt(call);
+  check_proc(r, call, proc);
+  return r.topo.same_node(proc) ? 1 : 0;
+}
+}  // namespace
+
 int ARMCI_Same_node(int proc) {
   ARMCI_API_TRY
-  Runtime& r = checked_rt("ARMCI_Same_node");
-  check_proc(r, "ARMCI_Same_node", proc);
-  return r.topo.same_node(proc) ? 1 : 0;
+  return same_node("ARMCI_Same_node", proc);
   ARMCI_API_CATCH(0)
 }
 
-int armci_sameclusnode(int proc) { return ARMCI_Same_node(proc); }
+int armci_sameclusnode(int proc) {
+  ARMCI_API_TRY
+  return same_node("armci_sameclusnode", proc);
+  ARMCI_API_CATCH(0)
+}
 
 int armci_domain_nprocs(armci_domain_t domain, int id) {
   ARMCI_API_TRY

@@ -37,13 +37,21 @@ int ARMCI_Malloc_group(void* ptr_arr[], armci_size_t bytes, ARMCI_Group* group) 
 // Device memory is host memory here: the names exist so GA links unchanged.
 int ARMCI_Malloc_memdev(void* ptr_arr[], armci_size_t bytes, const char* device) {
   (void)device;
-  return ARMCI_Malloc(ptr_arr, bytes);
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Malloc_memdev");
+  return malloc_on(r.groups.default_team(), ptr_arr, bytes, "ARMCI_Malloc_memdev");
+  ARMCI_API_CATCH(kErrBadArg)
 }
 
 int ARMCI_Malloc_group_memdev(void* ptr_arr[], armci_size_t bytes, ARMCI_Group* group,
                               const char* device) {
   (void)device;
-  return ARMCI_Malloc_group(ptr_arr, bytes, group);
+  ARMCI_API_TRY
+  const char* call = "ARMCI_Malloc_group_memdev";
+  Runtime& r = checked_rt(call);
+  if (!group) bad_arg(call, "group is NULL");
+  return malloc_on(r.groups.team(*group, call), ptr_arr, bytes, call);
+  ARMCI_API_CATCH(kErrBadArg)
 }
 
 int ARMCI_Free(void* ptr) {
@@ -61,8 +69,21 @@ int ARMCI_Free_group(void* ptr, ARMCI_Group* group) {
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_Free_memdev(void* ptr) { return ARMCI_Free(ptr); }
-int ARMCI_Free_group_memdev(void* ptr, ARMCI_Group* group) { return ARMCI_Free_group(ptr, group); }
+int ARMCI_Free_memdev(void* ptr) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_Free_memdev");
+  return r.allocations.free(r, r.groups.default_team(), ptr, "ARMCI_Free_memdev");
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Free_group_memdev(void* ptr, ARMCI_Group* group) {
+  ARMCI_API_TRY
+  const char* call = "ARMCI_Free_group_memdev";
+  Runtime& r = checked_rt(call);
+  if (!group) bad_arg(call, "group is NULL");
+  return r.allocations.free(r, r.groups.team(*group, call), ptr, call);
+  ARMCI_API_CATCH(kErrBadArg)
+}
 
 void* ARMCI_Malloc_local(armci_size_t bytes) {
   ARMCI_API_TRY

@@ -59,6 +59,26 @@ void bcast_world_root(const char* call, const Team& t, void* buf, int len, int r
   coll::bcast(r, t, root, buf, static_cast<std::size_t>(len));
 }
 
+void bcast_default(const char* call, void* buffer, int len, int root) {
+  Runtime& r = checked_rt(call);
+  const Team& t = r.groups.default_team();
+  if (root < 0 || root >= t.size()) bad_arg(call, "root %d is out of range (0..%d)", root, t.size() - 1);
+  bcast_world_root(call, t, buffer, len, t.world(root));
+}
+
+void gop_scope(const char* call, int scope, void* x, int n, const char* op, int type, bool to_all) {
+  Runtime& r = checked_rt(call);
+  Team storage;
+  gop(call, scoped(r, scope, r.groups.default_team(), storage, call), x, n, op, type, to_all);
+}
+
+void group_gop_scope(const char* call, int scope, void* x, int n, const char* op, int type,
+                     ARMCI_Group* group) {
+  Runtime& r = checked_rt(call);
+  Team storage;
+  gop(call, scoped(r, scope, group_team(r, group, call), storage, call), x, n, op, type, true);
+}
+
 }  // namespace
 
 extern "C" {
@@ -123,15 +143,15 @@ void armci_msg_group_barrier(ARMCI_Group* group) {
 // Plain broadcasts: root is a rank of the default group.
 void armci_msg_bcast(void* buffer, int len, int root) {
   ARMCI_API_TRY
-  Runtime& r = checked_rt("armci_msg_bcast");
-  const Team& t = r.groups.default_team();
-  if (root < 0 || root >= t.size())
-    bad_arg("armci_msg_bcast", "root %d is out of range (0..%d)", root, t.size() - 1);
-  bcast_world_root("armci_msg_bcast", t, buffer, len, t.world(root));
+  bcast_default("armci_msg_bcast", buffer, len, root);
   ARMCI_API_CATCH_VOID
 }
 
-void armci_msg_brdcst(void* buffer, int len, int root) { armci_msg_bcast(buffer, len, root); }
+void armci_msg_brdcst(void* buffer, int len, int root) {
+  ARMCI_API_TRY
+  bcast_default("armci_msg_brdcst", buffer, len, root);
+  ARMCI_API_CATCH_VOID
+}
 
 // Scoped broadcasts: root is a world rank inside the scope.
 void armci_msg_bcast_scope(int scope, void* buffer, int len, int root) {
@@ -139,7 +159,7 @@ void armci_msg_bcast_scope(int scope, void* buffer, int len, int root) {
   const char* call = "armci_msg_bcast_scope";
   Runtime& r = checked_rt(call);
   if (scope == SCOPE_ALL) {
-    armci_msg_bcast(buffer, len, root);
+    bcast_default(call, buffer, len, root);
     return;
   }
   Team storage;
@@ -180,45 +200,43 @@ void armci_grp_clus_brdcst(void* buf, int len, int grp_master, int grp_clus_npro
 
 void armci_msg_gop_scope(int scope, void* x, int n, char* op, int type) {
   ARMCI_API_TRY
-  Runtime& r = checked_rt("armci_msg_gop_scope");
-  Team storage;
-  gop("armci_msg_gop_scope", scoped(r, scope, r.groups.default_team(), storage, "armci_msg_gop_scope"),
-      x, n, op, type, true);
+  gop_scope("armci_msg_gop_scope", scope, x, n, op, type, true);
   ARMCI_API_CATCH_VOID
 }
 
 void armci_msg_group_gop_scope(int scope, void* x, int n, char* op, int type, ARMCI_Group* group) {
   ARMCI_API_TRY
-  const char* call = "armci_msg_group_gop_scope";
-  Runtime& r = checked_rt(call);
-  Team storage;
-  gop(call, scoped(r, scope, group_team(r, group, call), storage, call), x, n, op, type, true);
+  group_gop_scope("armci_msg_group_gop_scope", scope, x, n, op, type, group);
   ARMCI_API_CATCH_VOID
 }
 
 void armci_msg_reduce_scope(int scope, void* x, int n, char* op, int type) {
   ARMCI_API_TRY
-  Runtime& r = checked_rt("armci_msg_reduce_scope");
-  Team storage;
-  gop("armci_msg_reduce_scope",
-      scoped(r, scope, r.groups.default_team(), storage, "armci_msg_reduce_scope"), x, n, op, type,
-      false);
+  gop_scope("armci_msg_reduce_scope", scope, x, n, op, type, false);
   ARMCI_API_CATCH_VOID
 }
 
 void armci_msg_reduce(void* x, int n, char* op, int type) {
-  armci_msg_reduce_scope(SCOPE_ALL, x, n, op, type);
+  ARMCI_API_TRY
+  gop_scope("armci_msg_reduce", SCOPE_ALL, x, n, op, type, false);
+  ARMCI_API_CATCH_VOID
 }
 
-#define ARMCI_GOP_CALLS(Prefix, T, TYPE)                                                     \
-  void armci_msg_##Prefix##gop(T* x, int n, char* op) {                                      \
-    armci_msg_gop_scope(SCOPE_ALL, x, n, op, TYPE);                                          \
-  }                                                                                          \
-  void armci_msg_group_##Prefix##gop(T* x, int n, char* op, ARMCI_Group* group) {            \
-    armci_msg_group_gop_scope(SCOPE_ALL, x, n, op, TYPE, group);                             \
-  }                                                                                          \
-  void armci_msg_clus_##Prefix##gop(T* x, int n, char* op) {                                 \
-    armci_msg_gop_scope(SCOPE_NODE, x, n, op, TYPE);                                         \
+#define ARMCI_GOP_CALLS(Prefix, T, TYPE)                                                   \
+  void armci_msg_##Prefix##gop(T* x, int n, char* op) {                                    \
+    ARMCI_API_TRY                                                                          \
+    gop_scope("armci_msg_" #Prefix "gop", SCOPE_ALL, x, n, op, TYPE, true);                \
+    ARMCI_API_CATCH_VOID                                                                   \
+  }                                                                                        \
+  void armci_msg_group_##Prefix##gop(T* x, int n, char* op, ARMCI_Group* group) {          \
+    ARMCI_API_TRY                                                                          \
+    group_gop_scope("armci_msg_group_" #Prefix "gop", SCOPE_ALL, x, n, op, TYPE, group);   \
+    ARMCI_API_CATCH_VOID                                                                   \
+  }                                                                                        \
+  void armci_msg_clus_##Prefix##gop(T* x, int n, char* op) {                               \
+    ARMCI_API_TRY                                                                          \
+    gop_scope("armci_msg_clus_" #Prefix "gop", SCOPE_NODE, x, n, op, TYPE, true);          \
+    ARMCI_API_CATCH_VOID                                                                   \
   }
 
 ARMCI_GOP_CALLS(i, int, ARMCI_INT)

@@ -93,7 +93,7 @@ int ARMCI_Rmw(int op, void* ploc, void* prem, int extra, int proc) {
   if (reinterpret_cast<uintptr_t>(prem) % size)
     bad_arg(call, "remote address %p is not aligned to %zu bytes", prem, size);
   check_remote(r, call, "remote address", proc, prem, size);
-  if (route::local(proc)) {
+  if (route::rmw_by_cpu(proc, op)) {
     transport::shm::rmw(op, ploc, prem, extra);
     ++r.stats.local_ops;
   } else {

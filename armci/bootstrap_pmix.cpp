@@ -12,6 +12,18 @@ namespace armci {
 
 namespace {
 
+// The launcher (its PMIx server) went away: nobody will clean this job up,
+// so leave now instead of waiting for peers that may be gone too.
+void on_lost_connection(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t*, size_t,
+                        pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+  static const char msg[] =
+      "armci-ofi ERROR: lost the connection to the launcher's PMIx server; exiting\n";
+  ssize_t unused = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)unused;
+  if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
+  _exit(1);
+}
+
 class PmixBootstrap final : public Bootstrap {
  public:
   PmixBootstrap() {
@@ -21,6 +33,10 @@ class PmixBootstrap final : public Bootstrap {
     else if (rc != PMIX_SUCCESS)
       fatal("ARMCI_Init", "PMIx_Init failed: %s", PMIx_Error_string(rc));
     initialized_ = true;
+    if (!singleton_) {
+      pmix_status_t code = PMIX_ERR_LOST_CONNECTION;
+      PMIx_Register_event_handler(&code, 1, nullptr, 0, on_lost_connection, nullptr, nullptr);
+    }
     pmix_proc_t wild;
     PMIX_LOAD_PROCID(&wild, me_.nspace, PMIX_RANK_WILDCARD);
     size_ = 1;

@@ -9,12 +9,8 @@
 
 namespace armci {
 
-uint32_t ticket_take(TicketLock& l) { return l.next.fetch_add(1, std::memory_order_acq_rel); }
-
-void ticket_release(TicketLock& l) {
-  l.serving.fetch_add(1, std::memory_order_release);
-  futex_wake(&l.serving);
-}
+using transport::ticket_release;
+using transport::ticket_take;
 
 int Mutexes::create(Runtime& rt, int num, const char* call) {
   if (num < 0) bad_arg(call, "number of mutexes %d is negative", num);

@@ -7,16 +7,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "transports/ticket_lock.hpp"
+
 namespace armci {
 
 class Runtime;
 
-struct TicketLock {
-  std::atomic<uint32_t> next{0};
-  std::atomic<uint32_t> serving{0};
-  std::atomic<uint32_t> remote_waiters{0};  // tickets held by the agent for other nodes
-  uint32_t pad = 0;
-};
+using transport::TicketLock;
 
 class Mutexes {
  public:
@@ -34,8 +31,5 @@ class Mutexes {
   bool exists_ = false;
 };
 
-// Local acquisition/release, also used by the node agent for remote callers.
-uint32_t ticket_take(TicketLock& l);
-void ticket_release(TicketLock& l);
 
 }  // namespace armci

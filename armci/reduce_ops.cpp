@@ -101,6 +101,9 @@ template <typename T>
 void prepare_t(ReduceOp op, T* x, std::size_t n) {
   if (op == ReduceOp::AbsMax || op == ReduceOp::AbsMin)
     for (std::size_t i = 0; i < n; ++i) x[i] = abs_of(x[i]);
+  // Logical results are 0/1 whatever the team size.
+  if (op == ReduceOp::LogOr || op == ReduceOp::LogAnd)
+    for (std::size_t i = 0; i < n; ++i) x[i] = x[i] != T(0) ? T(1) : T(0);
 }
 
 }  // namespace

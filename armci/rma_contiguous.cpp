@@ -65,7 +65,7 @@ int acc(const char* call, int optype, void* scale, void* src, void* dst, long by
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "source", src, n);
   check_remote(r, call, "destination", proc, dst, n);
-  if (route::local(proc)) {
+  if (route::acc_by_cpu(proc, optype)) {
     transport::shm::acc(r.heap->ctl(), r.heap->base(), optype, scale, src, dst, n);
     ++r.stats.local_ops;
     return 0;

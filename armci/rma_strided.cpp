@@ -73,7 +73,7 @@ int accs(const char* call, int optype, void* scale, void* src, int* ss, void* ds
   check_acc(call, optype, scale, count[0]);
   transport::StridedShape s = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true);
   if (s.empty()) return 0;
-  if (route::local(proc)) {
+  if (route::acc_by_cpu(proc, optype)) {
     transport::shm::acc_strided(r.heap->ctl(), r.heap->base(), optype, scale, src, dst, s);
     ++r.stats.local_ops;
     return 0;
@@ -140,7 +140,11 @@ int ARMCI_PutS_flag(void* src, int ss[], void* dst, int ds[], int count[], int l
 
 int ARMCI_PutS_flag_dir(void* src, int ss[], void* dst, int ds[], int count[], int levels,
                         int* flag, int value, int proc) {
-  return ARMCI_PutS_flag(src, ss, dst, ds, count, levels, flag, value, proc);
+  ARMCI_API_TRY
+  rma::puts("ARMCI_PutS_flag_dir", src, ss, dst, ds, count, levels, proc, nullptr);
+  rma::set_flag("ARMCI_PutS_flag_dir", flag, value, proc);
+  return 0;
+  ARMCI_API_CATCH(kErrBadArg)
 }
 
 // Local gather/scatter between a strided region and a contiguous buffer.

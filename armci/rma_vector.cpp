@@ -40,7 +40,8 @@ int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* 
     for (int i = 0; i < len; ++i) check_acc(call, optype, scale, darr[i].bytes);
   auto ps = pieces(r, call, darr, len, proc, dir);
   if (ps.empty()) return 0;
-  if (route::local(proc)) {
+  const bool by_cpu = dir == Dir::Acc ? route::acc_by_cpu(proc, optype) : route::local(proc);
+  if (by_cpu) {
     for (const auto& p : ps) {
       void* remote = reinterpret_cast<void*>(p.remote);
       if (dir == Dir::Put) transport::shm::put(p.local, remote, p.bytes);

@@ -66,6 +66,7 @@ Runtime::Runtime(const InitOptions& opts) {
   logger.nprocs = topo.nprocs();
   logger.node = topo.my_node();
   logger.host = boot->hostname(boot->rank());
+  launcher_ppid = boot->singleton() ? 0 : static_cast<int>(getppid());
   waiting.check_health = [this] { check_health(); };
   numa = std::make_unique<memory::Numa>(knobs.NUMA == "bind");
   multi_node = topo.nnodes > 1;
@@ -112,13 +113,13 @@ Runtime::Runtime(const InitOptions& opts) {
       boot->put(key("heap"), buf);
     }
     boot->fence(topo.world);
+    // Every node, this one included: native atomics reach it through the NIC.
     for (int n = 0; n < topo.nnodes; ++n) {
-      if (n == topo.my_node()) continue;
       unsigned long long base = 0, off = 0, size = 0, k = 0;
       std::string v = boot->get(launcher(topo.node_leader(n)), key("heap"));
       if (std::sscanf(v.c_str(), "%llx %llx %llx %llx", &base, &off, &size, &k) != 4)
         fatal(opts.call, "node %d published a malformed heap description", n);
-      node_heap_base[static_cast<std::size_t>(n)] = base;
+      if (n != topo.my_node()) node_heap_base[static_cast<std::size_t>(n)] = base;
       ofi->learn_node(n, base, off, size, k);
     }
   }
@@ -164,6 +165,9 @@ void Runtime::start_node_agent(std::size_t prefix) {
 }
 
 void Runtime::check_health() {
+  if (launcher_ppid && getppid() != launcher_ppid)
+    fatal("ARMCI", "the launcher process (pid %d) is gone; exiting instead of waiting for peers",
+          launcher_ppid);
   if (heap && !heap->agent_alive())
     fatal("ARMCI", "the process running this node's agent (rank %d) is gone; aborting",
           topo.node_leader(topo.my_node()));

@@ -60,6 +60,7 @@ class Runtime {
   Mutexes mutexes;
   Stats stats;
   int init_count = 1;
+  int launcher_ppid = 0;  // parent at start-up; a change means the launcher died
   bool multi_node = false;
 
   int me() const { return topo.me; }

@@ -1,1 +1,304 @@
-int main() { return 0; }
+// armci_bench: latency and bandwidth of contiguous and strided put/get/acc,
+// between two processes of one node (load/store) and of two nodes
+// (libfabric), next to a plain memcpy and our own raw libfabric baseline
+// measured in the same run.  Run it with armcirun on >= 2 processes; with
+// ARMCI_VNODES=2 and 4 processes it measures both kinds of pairs.
+//
+//   armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep]
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "armci.h"
+#include "message.h"
+#include "perf/bench_util.hpp"
+#include "perf/raw_ofi.hpp"
+
+using namespace bench;
+
+namespace {
+
+struct Options {
+  std::size_t max = 4u << 20;
+  std::string csv;
+  bool raw = true;
+  bool sweep = false;
+  int window = 8;
+};
+
+struct Row {
+  std::size_t bytes;
+  double put, get, acc, puts, gets, accs;  // seconds per blocking op (inter: put/acc + fence)
+  double put_bw, get_bw, acc_bw;           // MB/s, blocking ops back to back
+  double putw_bw, getw_bw;                 // MB/s, `window` non-blocking ops in flight
+  double memcpy_bw;                        // intra only
+  RawResult raw{};                         // inter only
+};
+
+std::vector<std::size_t> sizes_up_to(std::size_t max) {
+  std::vector<std::size_t> s;
+  for (std::size_t b = 8; b <= max; b *= 4) {
+    s.push_back(b);
+    if (b < (1u << 20) && b * 4 > (1u << 20) && max >= (1u << 20)) s.push_back(1u << 20);
+  }
+  if (s.back() != max) s.push_back(max);
+  return s;
+}
+
+// A strided shape of `bytes` payload: rows of up to 256 bytes with a gap of
+// the same size after each row on both sides.
+struct Shape {
+  int count[2];
+  int stride[1];
+  explicit Shape(std::size_t bytes) {
+    int w = static_cast<int>(std::min<std::size_t>(bytes, 256));
+    count[0] = w;
+    count[1] = static_cast<int>(bytes / static_cast<std::size_t>(w));
+    stride[0] = 2 * w;
+  }
+};
+
+Row measure(int target, std::size_t bytes, const Options& o, char* local, char* remote_base,
+            bool remote_node) {
+  Row r{};
+  r.bytes = bytes;
+  const int it = iters_for(bytes, 8u << 20, 3, 2000);
+  double one = 1.0;
+  char* remote = remote_base;
+  auto fence = [&] {
+    if (remote_node) ARMCI_Fence(target);
+  };
+  r.put = per_call([&] { ARMCI_Put(local, remote, static_cast<int>(bytes), target); fence(); }, it);
+  r.get = per_call([&] { ARMCI_Get(remote, local, static_cast<int>(bytes), target); }, it);
+  r.acc = per_call([&] { ARMCI_Acc(ARMCI_ACC_DBL, &one, local, remote, static_cast<int>(bytes), target); fence(); }, it);
+  Shape s(bytes);
+  int* st = s.stride;
+  int lv = 1;
+  r.puts = per_call([&] { ARMCI_PutS(local, st, remote, st, s.count, lv, target); fence(); }, it);
+  r.gets = per_call([&] { ARMCI_GetS(remote, st, local, st, s.count, lv, target); }, it);
+  r.accs = per_call([&] { ARMCI_AccS(ARMCI_ACC_DBL, &one, local, st, remote, st, s.count, lv, target); fence(); }, it);
+  r.put_bw = mbps(bytes, r.put);
+  r.get_bw = mbps(bytes, r.get);
+  r.acc_bw = mbps(bytes, r.acc);
+  const int w = o.window;
+  const int wit = std::max(3, it / w);
+  double pw = per_call([&] {
+    for (int k = 0; k < w; ++k) ARMCI_NbPut(local, remote + static_cast<std::size_t>(k) * bytes, static_cast<int>(bytes), target, nullptr);
+    ARMCI_WaitAll();
+    fence();
+  }, wit, 3);
+  double gw = per_call([&] {
+    for (int k = 0; k < w; ++k) ARMCI_NbGet(remote + static_cast<std::size_t>(k) * bytes, local, static_cast<int>(bytes), target, nullptr);
+    ARMCI_WaitAll();
+  }, wit, 3);
+  r.putw_bw = mbps(bytes * static_cast<std::size_t>(w), pw);
+  r.getw_bw = mbps(bytes * static_cast<std::size_t>(w), gw);
+  if (!remote_node) {
+    // The same copy done by hand, between the same buffers.
+    double mc = per_call([&] { std::memcpy(remote, local, bytes); }, it);
+    r.memcpy_bw = mbps(bytes, mc);
+  }
+  return r;
+}
+
+void print_intra_header() {
+  std::printf("\nIntra-node (load/store on the node heap), blocking operations\n");
+  std::printf("%6s %9s %9s %9s %9s %9s %9s %10s %10s %10s %10s %10s %6s\n", "bytes", "put_us", "get_us",
+              "acc_us", "putS_us", "getS_us", "accS_us", "put_MB/s", "get_MB/s", "acc_MB/s",
+              "putW_MB/s", "memcpy_MB/s", "put/mc");
+}
+
+void print_intra(const Row& r, FILE* csv) {
+  {
+    std::printf("%6s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %10.0f %10.0f %10.0f %10.0f %10.0f %6.2f\n",
+                size_text(r.bytes).c_str(), r.put * 1e6, r.get * 1e6, r.acc * 1e6, r.puts * 1e6,
+                r.gets * 1e6, r.accs * 1e6, r.put_bw, r.get_bw, r.acc_bw, r.putw_bw, r.memcpy_bw,
+                r.put_bw / r.memcpy_bw);
+    if (csv)
+      std::fprintf(csv, "intra,%zu,%g,%g,%g,%g,%g,%g,%g,%g,%g,%g,%g,%g,,,,\n", r.bytes, r.put * 1e6,
+                   r.get * 1e6, r.acc * 1e6, r.puts * 1e6, r.gets * 1e6, r.accs * 1e6, r.put_bw,
+                   r.get_bw, r.acc_bw, r.putw_bw, r.getw_bw, r.memcpy_bw);
+  }
+  std::fflush(stdout);
+}
+
+void print_inter_header(int window) {
+  std::printf("\nInter-node (libfabric), blocking operations; put/acc include ARMCI_Fence; "
+              "W = %d non-blocking in flight\n", window);
+  std::printf("%6s %9s %9s %9s %9s %9s %9s %9s %9s %10s %10s %10s %10s %6s %6s %6s %6s\n", "bytes",
+              "put_us", "get_us", "acc_us", "putS_us", "getS_us", "accS_us", "rawW_us", "rawR_us",
+              "putW_MB/s", "getW_MB/s", "rawW_MB/s", "rawR_MB/s", "put/r", "get/r", "pBW/r", "gBW/r");
+}
+
+void print_inter(const Row& r, FILE* csv) {
+  {
+    const RawResult& b = r.raw;
+    auto ratio = [](double a, double c) { return c > 0 ? a / c : 0.0; };
+    std::printf("%6s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %10.0f %10.0f %10.0f %10.0f %6.2f %6.2f %6.2f %6.2f\n",
+                size_text(r.bytes).c_str(), r.put * 1e6, r.get * 1e6, r.acc * 1e6, r.puts * 1e6,
+                r.gets * 1e6, r.accs * 1e6, b.write_rtt_s * 1e6, b.read_rtt_s * 1e6, r.putw_bw,
+                r.getw_bw, b.write_bw_mbs, b.read_bw_mbs, ratio(r.put, b.write_rtt_s),
+                ratio(r.get, b.read_rtt_s), ratio(r.putw_bw, b.write_bw_mbs), ratio(r.getw_bw, b.read_bw_mbs));
+    if (csv)
+      std::fprintf(csv, "inter,%zu,%g,%g,%g,%g,%g,%g,%g,%g,%g,%g,%g,,%g,%g,%g,%g\n", r.bytes, r.put * 1e6,
+                   r.get * 1e6, r.acc * 1e6, r.puts * 1e6, r.gets * 1e6, r.accs * 1e6, r.put_bw,
+                   r.get_bw, r.acc_bw, r.putw_bw, r.getw_bw, b.write_rtt_s * 1e6, b.read_rtt_s * 1e6,
+                   b.write_bw_mbs, b.read_bw_mbs);
+  }
+  std::fflush(stdout);
+}
+
+// Element-wise best of two measurements (lower times, higher rates).
+Row better(const Row& a, const Row& b) {
+  Row r = a;
+  auto lo = [](double x, double y) { return std::min(x, y); };
+  auto hi = [](double x, double y) { return std::max(x, y); };
+  r.put = lo(a.put, b.put); r.get = lo(a.get, b.get); r.acc = lo(a.acc, b.acc);
+  r.puts = lo(a.puts, b.puts); r.gets = lo(a.gets, b.gets); r.accs = lo(a.accs, b.accs);
+  r.put_bw = hi(a.put_bw, b.put_bw); r.get_bw = hi(a.get_bw, b.get_bw); r.acc_bw = hi(a.acc_bw, b.acc_bw);
+  r.putw_bw = hi(a.putw_bw, b.putw_bw); r.getw_bw = hi(a.getw_bw, b.getw_bw);
+  return r;
+}
+
+RawResult better(const RawResult& a, const RawResult& b) {
+  RawResult r = a;
+  r.write_rtt_s = std::min(a.write_rtt_s, b.write_rtt_s);
+  r.read_rtt_s = std::min(a.read_rtt_s, b.read_rtt_s);
+  r.write_bw_mbs = std::max(a.write_bw_mbs, b.write_bw_mbs);
+  r.read_bw_mbs = std::max(a.read_bw_mbs, b.read_bw_mbs);
+  return r;
+}
+
+const Row* row_of(const std::vector<Row>& rows, std::size_t bytes) {
+  for (const Row& r : rows)
+    if (r.bytes == bytes) return &r;
+  return nullptr;
+}
+
+void verdict(const char* what, bool ok, const char* fmt, double v, double limit) {
+  std::printf("target %-44s ", what);
+  std::printf(fmt, v, limit);
+  std::printf("  %s\n", ok ? "MET" : "MISSED");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--max" && i + 1 < argc) o.max = std::strtoul(argv[++i], nullptr, 0);
+    else if (a == "--csv" && i + 1 < argc) o.csv = argv[++i];
+    else if (a == "--no-raw") o.raw = false;
+    else if (a == "--window" && i + 1 < argc) o.window = std::atoi(argv[++i]);
+    else if (a == "--sweep") o.sweep = true;
+    else {
+      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W]\n");
+      return 2;
+    }
+  }
+  ARMCI_Init();
+  const int me = armci_msg_me(), n = armci_msg_nproc();
+  const std::vector<std::size_t> sizes = sizes_up_to(o.max);
+  const std::size_t region = o.max * static_cast<std::size_t>(std::max(o.window, 2)) + 4096;
+  std::vector<void*> ptrs(static_cast<std::size_t>(n));
+  if (ARMCI_Malloc(ptrs.data(), static_cast<armci_size_t>(region)) != 0) ARMCI_Error("armci_bench: ARMCI_Malloc failed", 1);
+  std::vector<char> local(region);
+  std::memset(local.data(), 0, local.size());
+  std::memset(ptrs[static_cast<std::size_t>(me)], 0, region);
+  // Partners of rank 0: one on its node, one on another node.
+  int intra = -1, inter = -1;
+  const int node0 = armci_domain_id(ARMCI_DOMAIN_SMP, 0);
+  for (int p = 1; p < n; ++p) {
+    const bool same = armci_domain_id(ARMCI_DOMAIN_SMP, p) == node0;
+    if (same && intra < 0) intra = p;
+    if (!same && inter < 0) inter = p;
+  }
+  FILE* csv = nullptr;
+  if (me == 0 && !o.csv.empty()) {
+    csv = std::fopen(o.csv.c_str(), "w");
+    if (csv) std::fprintf(csv, "kind,bytes,put_us,get_us,acc_us,putS_us,getS_us,accS_us,put_MBs,get_MBs,acc_MBs,putW_MBs,getW_MBs,memcpy_MBs,rawW_us,rawR_us,rawW_MBs,rawR_MBs\n");
+  }
+  if (me == 0) {
+    std::printf("armci_bench: %d processes on %d node(s); intra partner %d, inter partner %d\n", n,
+                armci_domain_count(ARMCI_DOMAIN_SMP), intra, inter);
+  }
+  ARMCI_Barrier();
+  std::vector<Row> intra_rows, inter_rows;
+  // Inter-node pairs alternate with the raw baseline size by size; each
+  // side's numbers are the better of two rounds, so a disturbance of the
+  // machine during one round does not decide the comparison.
+  RawSession raw(0, inter > 0 && o.raw ? inter : -1, o.max, o.window);
+  ARMCI_Barrier();
+  if (intra > 0) {
+    if (me == 0) {
+      print_intra_header();
+      for (std::size_t b : sizes) {
+        intra_rows.push_back(measure(intra, b, o, local.data(), static_cast<char*>(ptrs[static_cast<std::size_t>(intra)]), false));
+        print_intra(intra_rows.back(), csv);
+      }
+    }
+    ARMCI_Barrier();
+  }
+  if (inter > 0) {
+    if (me == 0) print_inter_header(o.window);
+    for (std::size_t b : sizes) {
+      Row best{};
+      RawResult best_raw{};
+      for (int round = 0; round < 2; ++round) {
+        if (me == 0) {
+          Row r = measure(inter, b, o, local.data(), static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]), true);
+          best = round == 0 ? r : better(best, r);
+        }
+        ARMCI_Barrier();
+        if (raw.active()) {
+          if (me == 0) {
+            RawResult q = raw.measure(b);
+            best_raw = round == 0 ? q : better(best_raw, q);
+            raw.done();
+          } else {
+            raw.serve();
+          }
+        }
+        ARMCI_Barrier();
+      }
+      if (me == 0) {
+        best.raw = best_raw;
+        inter_rows.push_back(best);
+        print_inter(best, csv);
+      }
+    }
+  }
+  if (me == 0) {
+    std::printf("\n");
+    if (const Row* r = row_of(intra_rows, 8)) {
+      verdict("intra-node 8-byte put", r->put * 1e6 <= 0.15, "%.3f us (<= %.2f us)", r->put * 1e6, 0.15);
+      verdict("intra-node 8-byte get", r->get * 1e6 <= 0.15, "%.3f us (<= %.2f us)", r->get * 1e6, 0.15);
+    }
+    for (std::size_t b : {std::size_t{1} << 20, o.max}) {
+      if (const Row* r = row_of(intra_rows, b)) {
+        std::string w = "intra-node " + size_text(b) + " put vs memcpy";
+        verdict(w.c_str(), r->put_bw >= 0.9 * r->memcpy_bw, "%.2f of memcpy (>= %.2f)", r->put_bw / r->memcpy_bw, 0.9);
+        w = "intra-node " + size_text(b) + " get vs memcpy";
+        verdict(w.c_str(), r->get_bw >= 0.9 * r->memcpy_bw, "%.2f of memcpy (>= %.2f)", r->get_bw / r->memcpy_bw, 0.9);
+      }
+    }
+    if (const Row* r = row_of(inter_rows, 8); r && r->raw.write_rtt_s > 0) {
+      verdict("inter-node 8-byte put+fence vs raw write", r->put <= 1.2 * r->raw.write_rtt_s, "%.2fx raw (<= %.1fx)", r->put / r->raw.write_rtt_s, 1.2);
+      verdict("inter-node 8-byte get vs raw read", r->get <= 1.2 * r->raw.read_rtt_s, "%.2fx raw (<= %.1fx)", r->get / r->raw.read_rtt_s, 1.2);
+    }
+    if (const Row* r = row_of(inter_rows, 1u << 20); r && r->raw.write_bw_mbs > 0) {
+      verdict("inter-node 1M put bandwidth vs raw", r->putw_bw >= 0.9 * r->raw.write_bw_mbs, "%.2fx raw (>= %.1fx)", r->putw_bw / r->raw.write_bw_mbs, 0.9);
+      verdict("inter-node 1M get bandwidth vs raw", r->getw_bw >= 0.9 * r->raw.read_bw_mbs, "%.2fx raw (>= %.1fx)", r->getw_bw / r->raw.read_bw_mbs, 0.9);
+    }
+    if (csv) std::fclose(csv);
+  }
+  ARMCI_Barrier();
+  ARMCI_Free(ptrs[static_cast<std::size_t>(me)]);
+  ARMCI_Finalize();
+  return 0;
+}

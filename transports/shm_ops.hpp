@@ -36,24 +36,22 @@ inline void acc_strided(memory::NodeControl& ctl, uintptr_t heap_base, int optyp
 }
 
 // ARMCI_Rmw on memory of this node; atomic with respect to every other Rmw,
-// local or executed by the node agent for a remote caller.
+// local or executed by the node agent for a remote caller.  Returns the old
+// value; `operand` is the increment (fetch-and-add) or the new value (swap).
+template <typename T>
+inline T rmw_value(int op, T* prem, T operand) {
+  if (op == ARMCI_FETCH_AND_ADD || op == ARMCI_FETCH_AND_ADD_LONG)
+    return __atomic_fetch_add(prem, operand, __ATOMIC_SEQ_CST);
+  return __atomic_exchange_n(prem, operand, __ATOMIC_SEQ_CST);
+}
+
 inline void rmw(int op, void* ploc, void* prem, long extra) {
-  switch (op) {
-    case ARMCI_FETCH_AND_ADD:
-      *static_cast<int*>(ploc) =
-          __atomic_fetch_add(static_cast<int*>(prem), static_cast<int>(extra), __ATOMIC_SEQ_CST);
-      break;
-    case ARMCI_FETCH_AND_ADD_LONG:
-      *static_cast<long*>(ploc) = __atomic_fetch_add(static_cast<long*>(prem), extra, __ATOMIC_SEQ_CST);
-      break;
-    case ARMCI_SWAP:
-      *static_cast<int*>(ploc) =
-          __atomic_exchange_n(static_cast<int*>(prem), *static_cast<int*>(ploc), __ATOMIC_SEQ_CST);
-      break;
-    case ARMCI_SWAP_LONG:
-      *static_cast<long*>(ploc) =
-          __atomic_exchange_n(static_cast<long*>(prem), *static_cast<long*>(ploc), __ATOMIC_SEQ_CST);
-      break;
+  if (op == ARMCI_FETCH_AND_ADD || op == ARMCI_SWAP) {
+    int* l = static_cast<int*>(ploc);
+    *l = rmw_value<int>(op, static_cast<int*>(prem), op == ARMCI_SWAP ? *l : static_cast<int>(extra));
+  } else {
+    long* l = static_cast<long*>(ploc);
+    *l = rmw_value<long>(op, static_cast<long*>(prem), op == ARMCI_SWAP_LONG ? *l : extra);
   }
 }
 

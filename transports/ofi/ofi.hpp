@@ -63,6 +63,11 @@ class Ofi {
   void get_pieces(int node, const std::vector<Piece>& p, Request* req);
   void acc_pieces(int node, int optype, const void* scale, const std::vector<Piece>& p);
   void rmw(int node, int op, void* ploc, uintptr_t prem, long extra);
+  // With ARMCI_OFI_ATOMICS=1 and provider support for the type/op, every
+  // accumulate/Rmw of that kind (same node included) must go through here so
+  // that NIC atomics never race with CPU ones.
+  bool native_acc(int optype) const;
+  bool native_rmw(int op) const;
   void signal(int node, const Signal& s);
   void lock(int node, uintptr_t lock_addr);
   void unlock(int node, uintptr_t lock_addr);

@@ -1,0 +1,55 @@
+// Timing and reporting helpers shared by the benchmarks.
+#pragma once
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+inline double now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+inline double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Seconds per call of f(), the median over `trials` runs of `iters` calls
+// after `warm` unmeasured calls.
+template <typename F>
+double per_call(F&& f, int iters, int trials = 5, int warm = -1) {
+  if (warm < 0) warm = std::max(2, iters / 10);
+  for (int i = 0; i < warm; ++i) f();
+  std::vector<double> t;
+  for (int k = 0; k < trials; ++k) {
+    double s = now();
+    for (int i = 0; i < iters; ++i) f();
+    t.push_back((now() - s) / iters);
+  }
+  return median(t);
+}
+
+// Iterations that keep one trial near `budget_bytes` of traffic.
+inline int iters_for(std::size_t bytes, std::size_t budget_bytes = 64u << 20, int lo = 4, int hi = 4000) {
+  long n = static_cast<long>(budget_bytes / std::max<std::size_t>(bytes, 1));
+  return static_cast<int>(std::clamp<long>(n, lo, hi));
+}
+
+inline std::string size_text(std::size_t b) {
+  char buf[32];
+  if (b >= (1u << 20) && b % (1u << 20) == 0) std::snprintf(buf, sizeof buf, "%zuM", b >> 20);
+  else if (b >= 1024 && b % 1024 == 0) std::snprintf(buf, sizeof buf, "%zuK", b >> 10);
+  else std::snprintf(buf, sizeof buf, "%zu", b);
+  return buf;
+}
+
+inline double mbps(std::size_t bytes, double seconds) { return seconds > 0 ? bytes / seconds / 1e6 : 0; }
+
+}  // namespace bench

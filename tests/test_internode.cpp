@@ -1,0 +1,169 @@
+// Inter-node specifics: one NIC registration per heap segment, segment keys
+// exchanged within the allocating group only (and fetched on demand), big
+// transfers, strided shapes with more pieces than the provider's iov limit.
+// Runs with small heap segments (ARMCI_SHM_SEGMENT=8M in suite.list) so the
+// heap grows during the test.
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "mp_test.hpp"
+
+using mp::me;
+using mp::nproc;
+
+namespace {
+
+long stat_of(const char* key) {
+  char buf[1024];
+  ARMCI_Ofi_stats(buf, sizeof buf);
+  std::string s(buf), k = std::string(key) + "=";
+  auto at = s.find(k);
+  return at == std::string::npos ? -1 : std::strtol(s.c_str() + at + k.size(), nullptr, 10);
+}
+
+bool multi_node() { return armci_domain_count(ARMCI_DOMAIN_SMP) > 1; }
+
+}  // namespace
+
+class Internode : public mp::MpTest {};
+
+TEST_F(Internode, OneRegistrationPerSegmentNotPerMalloc) {
+  const long regs0 = stat_of("node_registrations"), segs0 = stat_of("node_segments");
+  ASSERT_GE(regs0, 0);
+  std::vector<std::vector<void*>> live;
+  for (int i = 0; i < 1000; ++i) {
+    std::vector<void*> p(static_cast<std::size_t>(nproc()));
+    ASSERT_EQ(ARMCI_Malloc(p.data(), 4096 + 64 * (i % 7)), 0);
+    live.push_back(std::move(p));
+    if (live.size() > 20) {  // keep some alive so the heap really grows
+      ASSERT_EQ(ARMCI_Free(live.front()[static_cast<std::size_t>(me())]), 0);
+      live.erase(live.begin());
+    }
+  }
+  const long regs1 = stat_of("node_registrations"), segs1 = stat_of("node_segments");
+  for (auto& p : live) ASSERT_EQ(ARMCI_Free(p[static_cast<std::size_t>(me())]), 0);
+  if (multi_node()) {
+    // Exactly one registration per segment of this node's heap.
+    EXPECT_EQ(regs1, segs1);
+    EXPECT_EQ(regs1 - regs0, segs1 - segs0);
+  } else {
+    EXPECT_EQ(regs1, 0);  // one node: nothing registered with a NIC
+  }
+  EXPECT_LT(segs1, 10) << "1000 small allocations should fit a few segments";
+  // The key table grows with nodes x segments, not processes x allocations.
+  const long keys = stat_of("key_table_entries");
+  EXPECT_LE(keys, static_cast<long>(armci_domain_count(ARMCI_DOMAIN_SMP)) * 16);
+}
+
+TEST_F(Internode, GrowthBySegmentsAndBigTransfers) {
+  // 64 MiB per process (larger than one segment): a dedicated segment.
+  const std::size_t n = (64u << 20) / sizeof(long);
+  mp::Shared<long> a(n);
+  for (std::size_t i = 0; i < n; ++i) a.mine()[i] = -1;
+  std::vector<long> src(n), back(n);
+  for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<long>(i) * 3 + me();
+  ARMCI_Barrier();
+  const int peer = (me() + 1) % nproc();
+  ASSERT_EQ(ARMCI_Put(src.data(), a.of(peer), static_cast<int>(n * sizeof(long)), peer), 0);
+  ARMCI_Fence(peer);
+  ASSERT_EQ(ARMCI_Get(a.of(peer), back.data(), static_cast<int>(n * sizeof(long)), peer), 0);
+  EXPECT_EQ(back, src);
+  ARMCI_Barrier();
+  const int left = (me() + nproc() - 1) % nproc();
+  bool ok = true;
+  for (std::size_t i = 0; i < n && ok; ++i) ok = a.mine()[i] == static_cast<long>(i) * 3 + left;
+  EXPECT_TRUE(ok);
+  // 64 MiB accumulate: everyone adds 1 into rank 0's block.
+  std::vector<long> ones(n, 1);
+  long scale = 2;
+  ARMCI_Barrier();
+  ASSERT_EQ(ARMCI_Acc(ARMCI_ACC_LNG, &scale, ones.data(), a.of(0), static_cast<int>(n * sizeof(long)), 0), 0);
+  ARMCI_Barrier();
+  if (me() == 0) {
+    ok = true;
+    for (std::size_t i = 0; i < n && ok; ++i)
+      ok = a.mine()[i] == static_cast<long>(i) * 3 + left + 2L * nproc();
+    EXPECT_TRUE(ok);
+  }
+}
+
+TEST_F(Internode, StridedBeyondIovLimit) {
+  // 40 rows of 4 KiB with gaps: large pieces go out in iovec batches, far
+  // more pieces than any provider's rma_iov_limit.
+  const int rows = 40, width = 4096, stride = 5000;
+  mp::Shared<char> a(static_cast<std::size_t>(rows) * stride);
+  std::memset(a.mine(), 0, static_cast<std::size_t>(rows) * stride);
+  std::vector<char> src(static_cast<std::size_t>(rows) * width);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<char>((i * 7 + static_cast<std::size_t>(me())) & 0x7f);
+  ARMCI_Barrier();
+  const int peer = (me() + 1) % nproc();
+  int count[2] = {width, rows}, sst[1] = {width}, dst[1] = {stride};
+  ASSERT_EQ(ARMCI_PutS(src.data(), sst, a.of(peer), dst, count, 1, peer), 0);
+  ARMCI_Fence(peer);
+  std::vector<char> back(src.size(), 0);
+  ASSERT_EQ(ARMCI_GetS(a.of(peer), dst, back.data(), sst, count, 1, peer), 0);
+  EXPECT_EQ(back, src);
+  // Many tiny pieces (packed into active messages): 2000 pieces of 8 bytes.
+  int c2[2] = {8, 2000}, s2[1] = {16}, d2[1] = {24};
+  std::vector<char> small(2000 * 16);
+  for (std::size_t i = 0; i < small.size(); ++i) small[i] = static_cast<char>(i % 101);
+  mp::Shared<char> b(2000 * 24);
+  ARMCI_Barrier();
+  ASSERT_EQ(ARMCI_PutS(small.data(), s2, b.of(peer), d2, c2, 1, peer), 0);
+  std::vector<char> small_back(small.size(), 0);
+  ASSERT_EQ(ARMCI_GetS(b.of(peer), d2, small_back.data(), s2, c2, 1, peer), 0);
+  for (int r = 0; r < 2000; ++r)
+    ASSERT_EQ(std::memcmp(&small_back[static_cast<std::size_t>(r) * 16], &small[static_cast<std::size_t>(r) * 16], 8), 0) << "piece " << r;
+}
+
+TEST_F(Internode, GroupAllocationKeysStayInGroupAndAreFetchedOnDemand) {
+  if (nproc() < 3) GTEST_SKIP() << "needs a group that leaves processes out";
+  // Group of the first half; the others are outside and never see its keys.
+  std::vector<int> members;
+  for (int i = 0; i < (nproc() + 1) / 2; ++i) members.push_back(i);
+  ARMCI_Group g;
+  ARMCI_Group_create(static_cast<int>(members.size()), members.data(), &g);
+  const bool member = me() < static_cast<int>(members.size());
+  const long keys_before = stat_of("key_table_entries");
+  const long segs_before = stat_of("node_segments");
+  std::vector<void*> p(members.size(), nullptr);
+  if (member) {
+    // Bigger than ARMCI_SHM_SEGMENT in the suite: a fresh segment on node 0.
+    ASSERT_EQ(ARMCI_Malloc_group(p.data(), 8u << 20, &g), 0);
+  }
+  long grew = me() == 0 && stat_of("node_segments") > segs_before;
+  armci_msg_bcast(&grew, sizeof grew, 0);
+  ARMCI_Barrier();
+  if (!member) {
+    EXPECT_EQ(stat_of("key_table_entries"), keys_before);
+  }
+  // The group's first member tells everyone its address; an outsider on
+  // another node then puts into it (a segment it must look up).
+  void* target_addr = member && me() == 0 ? p[0] : nullptr;
+  armci_msg_bcast(&target_addr, sizeof target_addr, 0);
+  long value = 1000 + me();
+  if (me() == nproc() - 1) {
+    const long queries = stat_of("segment_queries");
+    ASSERT_EQ(ARMCI_Put(&value, target_addr, sizeof value, 0), 0);
+    // Another node learns the outsider's way to a new segment by asking once.
+    if (!ARMCI_Same_node(0) && grew) {
+      EXPECT_EQ(stat_of("segment_queries"), queries + 1);
+    }
+    ARMCI_Fence(0);
+    long back = ARMCI_GetValueLong(target_addr, 0);
+    EXPECT_EQ(back, value);
+  }
+  ARMCI_Barrier();
+  if (me() == 0) {
+    long v;
+    std::memcpy(&v, target_addr, sizeof v);
+    EXPECT_EQ(v, 1000 + nproc() - 1);
+  }
+  ARMCI_Barrier();
+  if (member) {
+    ASSERT_EQ(ARMCI_Free_group(p[static_cast<std::size_t>(me())], &g), 0);
+  }
+  ARMCI_Group_free(&g);
+}

@@ -1,0 +1,335 @@
+// The target side of inter-node traffic, run by the node agent thread: its
+// endpoint is the one every other node reaches this node's heap through.  It
+// registers each heap segment once, keeps the endpoint progressing (RMA into
+// the heap needs it with manual-progress providers), and executes active
+// messages under the node's shared locks.
+#include <rdma/fi_errno.h>
+
+#include <cstring>
+#include <deque>
+
+#include "armci/armci.h"
+#include "armci/runtime.hpp"
+#include "common/event_loop.hpp"
+#include "transports/acc_kernels.hpp"
+#include "transports/ofi/am_protocol.hpp"
+#include "transports/ofi/fabric.hpp"
+#include "transports/ofi/ofi.hpp"
+#include "transports/shm_ops.hpp"
+#include "transports/ticket_lock.hpp"
+
+namespace armci::transport {
+
+using namespace ofi;
+
+namespace {
+constexpr int kRecvBufs = 64;
+constexpr int kSendBufs = 16;
+
+struct AgentCtx {
+  fi_context2 fi;
+  bool recv;
+  int buf;
+};
+
+EndpointOptions agent_options(Runtime& rt) {
+  EndpointOptions o;
+  o.provider = rt.knobs.OFI_PROVIDER;
+  o.atomics = rt.knobs.OFI_ATOMICS;
+  o.force_mr_local = rt.knobs.OFI_MR_LOCAL;
+  o.role = "node agent";
+  return o;
+}
+}  // namespace
+
+struct OfiAgentImpl {
+  explicit OfiAgentImpl(Runtime& r);
+  Runtime& rt;
+  Endpoint ep;
+  std::vector<char> recv_mem, send_mem;
+  fid_mr* recv_mr = nullptr;
+  fid_mr* send_mr = nullptr;
+  std::vector<AgentCtx> recv_ctx, send_ctx;
+  std::vector<int> free_send;
+  struct Outgoing {
+    fi_addr_t to;
+    std::vector<char> msg;
+  };
+  std::deque<Outgoing> backlog;  // replies waiting for room in the send queue
+  struct Waiter {
+    uint32_t origin;
+    uint64_t token;
+    TicketLock* lock;
+    uint32_t ticket;
+  };
+  std::vector<Waiter> waiters;
+  unsigned registrations = 0;
+
+  memory::NodeControl& ctl() { return rt.heap_service->control(); }
+  uintptr_t base() { return ctl().resv_base; }
+  bool in_heap(uintptr_t a, std::size_t len) {
+    uintptr_t b = base();
+    return a >= b && a + len >= a && a + len <= b + ctl().heap_bytes.load(std::memory_order_acquire);
+  }
+  void post_recv(int i);
+  bool poll();
+  void handle(const char* buf, std::size_t len);
+  void reply(uint32_t origin, const ReplyHeader& r, const void* data, std::size_t len);
+  bool send_now(fi_addr_t to, const char* msg, std::size_t len);
+  void check_waiters();
+};
+
+OfiAgentImpl::OfiAgentImpl(Runtime& r) : rt(r), ep(agent_options(r)) {
+  recv_mem.resize(kRecvBufs * kAmMax);
+  send_mem.resize(kSendBufs * kAmMax);
+  if (ep.caps.mr_local) {
+    recv_mr = ep.register_memory(recv_mem.data(), recv_mem.size(), FI_RECV, (uint64_t{1} << 32) - 2);
+    send_mr = ep.register_memory(send_mem.data(), send_mem.size(), FI_SEND, (uint64_t{1} << 32) - 1);
+  }
+  recv_ctx.resize(kRecvBufs);
+  send_ctx.resize(kSendBufs);
+  for (int i = kSendBufs - 1; i >= 0; --i) free_send.push_back(i);
+  for (int i = 0; i < kRecvBufs; ++i) post_recv(i);
+}
+
+void OfiAgentImpl::post_recv(int i) {
+  AgentCtx& c = recv_ctx[static_cast<std::size_t>(i)];
+  c.recv = true;
+  c.buf = i;
+  char* p = recv_mem.data() + static_cast<std::size_t>(i) * kAmMax;
+  void* desc = recv_mr ? fi_mr_desc(recv_mr) : nullptr;
+  ssize_t rc;
+  while ((rc = fi_recv(ep.ep, p, kAmMax, desc, FI_ADDR_UNSPEC, &c.fi)) == -FI_EAGAIN) {
+    fi_cq_data_entry e;
+    (void)fi_cq_read(ep.cq, &e, 0);  // progress only
+  }
+  if (rc) fatal("node agent", "%s", fi_error("fi_recv", rc).c_str());
+}
+
+bool OfiAgentImpl::send_now(fi_addr_t to, const char* msg, std::size_t len) {
+  ssize_t rc;
+  if (len <= ep.caps.inject) {
+    rc = fi_inject(ep.ep, msg, len, to);
+  } else {
+    if (free_send.empty()) return false;
+    int b = free_send.back();
+    char* p = send_mem.data() + static_cast<std::size_t>(b) * kAmMax;
+    std::memcpy(p, msg, len);
+    AgentCtx& c = send_ctx[static_cast<std::size_t>(b)];
+    c.recv = false;
+    c.buf = b;
+    rc = fi_send(ep.ep, p, len, send_mr ? fi_mr_desc(send_mr) : nullptr, to, &c.fi);
+    if (rc == 0) free_send.pop_back();
+  }
+  if (rc == -FI_EAGAIN) return false;
+  // Any other failure means the origin is gone (job ending): drop the reply.
+  if (rc) verbose(2, "node agent: reply to rank %llu dropped: %s", static_cast<unsigned long long>(to),
+                  fi_error("fi_send", rc).c_str());
+  return true;
+}
+
+void OfiAgentImpl::reply(uint32_t origin, const ReplyHeader& r, const void* data, std::size_t len) {
+  char msg[kAmMax];
+  std::memcpy(msg, &r, sizeof r);
+  if (len) std::memcpy(msg + sizeof r, data, len);
+  const std::size_t total = sizeof r + len;
+  if (backlog.empty() && send_now(origin, msg, total)) return;
+  backlog.push_back({origin, std::vector<char>(msg, msg + total)});
+}
+
+void OfiAgentImpl::check_waiters() {
+  for (std::size_t i = 0; i < waiters.size();) {
+    Waiter& w = waiters[i];
+    if (w.lock->serving.load(std::memory_order_seq_cst) == w.ticket) {
+      w.lock->remote_waiters.fetch_sub(1, std::memory_order_seq_cst);
+      ReplyHeader r{};
+      r.of = static_cast<uint16_t>(AmOp::Lock);
+      r.token = w.token;
+      reply(w.origin, r, nullptr, 0);
+      waiters[i] = waiters.back();
+      waiters.pop_back();
+    } else {
+      ++i;
+    }
+  }
+}
+
+void OfiAgentImpl::handle(const char* buf, std::size_t len) {
+  AmHeader h;
+  if (len < sizeof h) fatal("node agent", "short active message (%zu bytes)", len);
+  std::memcpy(&h, buf, sizeof h);
+  ReplyHeader r{};
+  r.of = h.op;
+  r.token = h.token;
+  const char* body = buf + sizeof h;
+  switch (static_cast<AmOp>(h.op)) {
+    case AmOp::Acc:
+    case AmOp::PutPieces:
+    case AmOp::GetPieces: {
+      const auto* table = reinterpret_cast<const PieceWire*>(body);
+      const char* data = body + h.npieces * sizeof(PieceWire);
+      char out[kAmMax];
+      std::size_t out_len = 0;
+      for (uint32_t i = 0; i < h.npieces && r.status == 0; ++i) {
+        const PieceWire& p = table[i];
+        if (!in_heap(p.addr, p.len)) {
+          r.status = EFAULT;
+          break;
+        }
+        void* a = reinterpret_cast<void*>(p.addr);
+        if (h.op == static_cast<uint16_t>(AmOp::Acc)) {
+          acc_locked(ctl(), base(), h.type, h.scale, data, a, p.len);
+          data += p.len;
+        } else if (h.op == static_cast<uint16_t>(AmOp::PutPieces)) {
+          std::memcpy(a, data, p.len);
+          data += p.len;
+        } else {
+          std::memcpy(out + out_len, a, p.len);
+          out_len += p.len;
+        }
+      }
+      r.len = static_cast<uint32_t>(out_len);
+      reply(h.origin, r, out, out_len);
+      return;
+    }
+    case AmOp::Rmw: {
+      const std::size_t size = (h.type == ARMCI_FETCH_AND_ADD || h.type == ARMCI_SWAP) ? 4 : 8;
+      if (!in_heap(h.arg0, size) || h.arg0 % size) {
+        r.status = EFAULT;
+      } else if (size == 4) {
+        int old = shm::rmw_value<int>(h.type, reinterpret_cast<int*>(h.arg0),
+                                      static_cast<int>(static_cast<int64_t>(h.arg1)));
+        r.value = static_cast<uint64_t>(static_cast<int64_t>(old));
+      } else {
+        long old = shm::rmw_value<long>(h.type, reinterpret_cast<long*>(h.arg0), static_cast<long>(h.arg1));
+        r.value = static_cast<uint64_t>(old);
+      }
+      break;
+    }
+    case AmOp::Signal: {
+      SignalWire w;
+      std::memcpy(&w, body, sizeof w);
+      Signal s;
+      s.data_dst = w.data_dst;
+      s.data = body + sizeof w;
+      s.len = w.len;
+      s.flag_op = static_cast<FlagOp>(w.flag_op);
+      s.flag_size = w.flag_size;
+      s.flag = w.flag;
+      s.flag_val = w.flag_val;
+      s.wake_flag = w.wake_flag != 0;
+      s.bits = w.bits;
+      s.bit_mask = w.bit_mask;
+      s.bell = w.bell;
+      if ((s.data_dst && !in_heap(s.data_dst, s.len)) || (s.flag && !in_heap(s.flag, s.flag_size)) ||
+          (s.bits && !in_heap(s.bits, 8)) || (s.bell && !in_heap(s.bell, 8)))
+        r.status = EFAULT;
+      else
+        apply_signal(s);
+      break;
+    }
+    case AmOp::Lock: {
+      if (!in_heap(h.arg0, sizeof(TicketLock))) {
+        r.status = EFAULT;
+        break;
+      }
+      auto* l = reinterpret_cast<TicketLock*>(h.arg0);
+      // Announce the waiter before looking: a local unlock that misses the
+      // announcement is seen by the check below, one that sees it pokes us.
+      l->remote_waiters.fetch_add(1, std::memory_order_seq_cst);
+      waiters.push_back({h.origin, h.token, l, ticket_take(*l)});
+      check_waiters();
+      return;
+    }
+    case AmOp::Unlock:
+      if (!in_heap(h.arg0, sizeof(TicketLock))) {
+        r.status = EFAULT;
+        break;
+      }
+      ticket_release(*reinterpret_cast<TicketLock*>(h.arg0));
+      check_waiters();
+      break;
+    case AmOp::SegQuery: {
+      r.status = ENOENT;
+      uint32_t n = ctl().nsegments.load(std::memory_order_acquire);
+      for (uint32_t i = 0; i < n; ++i) {
+        const auto& e = ctl().seg[i];
+        if (h.arg0 >= base() + e.off && h.arg0 < base() + e.off + e.size) {
+          r.status = 0;
+          r.value = i;
+          r.a = e.off;
+          r.b = e.size;
+          r.c = e.key;
+        }
+      }
+      break;
+    }
+    default:
+      r.status = EINVAL;
+  }
+  reply(h.origin, r, nullptr, 0);
+}
+
+bool OfiAgentImpl::poll() {
+  bool any = false;
+  while (!backlog.empty() && send_now(backlog.front().to, backlog.front().msg.data(), backlog.front().msg.size()))
+    backlog.pop_front();
+  fi_cq_data_entry e[16];
+  for (;;) {
+    ssize_t n = fi_cq_read(ep.cq, e, 16);
+    if (n == -FI_EAGAIN) break;
+    if (n == -FI_EAVAIL) {
+      fi_cq_err_entry err{};
+      fi_cq_readerr(ep.cq, &err, 0);
+      auto* c = static_cast<AgentCtx*>(err.op_context);
+      if (c && !c->recv) {  // a reply to a process that left: harmless at shutdown
+        free_send.push_back(c->buf);
+        continue;
+      }
+      fatal("node agent", "receive failed: %s", fi_strerror(err.err));
+    }
+    if (n < 0) fatal("node agent", "%s", fi_error("fi_cq_read", n).c_str());
+    any = true;
+    for (ssize_t i = 0; i < n; ++i) {
+      auto* c = static_cast<AgentCtx*>(e[i].op_context);
+      if (c->recv) {
+        handle(recv_mem.data() + static_cast<std::size_t>(c->buf) * kAmMax, e[i].len);
+        post_recv(c->buf);
+      } else {
+        free_send.push_back(c->buf);
+      }
+    }
+  }
+  return any || !backlog.empty();
+}
+
+// ---------------------------------------------------------------- OfiAgent
+OfiAgent::OfiAgent(Runtime& rt) : impl_(std::make_unique<OfiAgentImpl>(rt)) {}
+OfiAgent::~OfiAgent() = default;
+std::string OfiAgent::address() const { return impl_->ep.name(); }
+
+void OfiAgent::attach(EventLoop& loop) {
+  OfiAgentImpl* m = impl_.get();
+  if (m->ep.wait_fd() >= 0) loop.add_fd(m->ep.wait_fd(), EPOLLIN, [m](uint32_t) { m->poll(); });
+  loop.add_poller([m] { return m->poll(); }, [m] { return m->backlog.empty() && m->ep.trywait(); });
+}
+
+void OfiAgent::connect(const std::vector<std::string>& initiators) {
+  impl_->ep.insert(initiators, "process endpoint");
+}
+
+uint64_t OfiAgent::register_segment(uint32_t index, void* addr, std::size_t len) {
+  fid_mr* mr = impl_->ep.register_memory(addr, len, FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
+                                         uint64_t{index} + 1);
+  ++impl_->registrations;
+  impl_->ctl().registrations.fetch_add(1);
+  verbose(2, "node agent: registered heap segment %u (%zu bytes at %p), key %llx", index, len, addr,
+          static_cast<unsigned long long>(fi_mr_key(mr)));
+  return fi_mr_key(mr);
+}
+
+void OfiAgent::lock_released() { impl_->check_waiters(); }
+unsigned OfiAgent::registrations() const { return impl_->registrations; }
+std::string OfiAgent::describe() const { return impl_->ep.caps.describe(); }
+
+}  // namespace armci::transport

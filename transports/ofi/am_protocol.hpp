@@ -1,0 +1,64 @@
+// Wire format of the active messages a process sends to another node's agent,
+// and of the agent's replies.  Both ends are the same build of armci-ofi.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace armci::transport::ofi {
+
+inline constexpr std::size_t kAmMax = 32 * 1024;  // largest message either way
+
+enum class AmOp : uint16_t {
+  Acc = 1,     // pieces + data: dst += scale * src under the node's stripe locks
+  PutPieces,   // pieces + data: scattered into the heap (many small pieces)
+  GetPieces,   // pieces: the reply carries their data
+  Rmw,         // arg0 = address, arg1 = operand; reply value = old value
+  Signal,      // SignalWire + payload
+  Lock,        // arg0 = ticket lock address; reply when granted
+  Unlock,      // arg0 = ticket lock address
+  SegQuery,    // arg0 = address; reply a/b/c = segment off/size/key, value = index
+  Reply = 100,
+};
+
+struct AmHeader {
+  uint16_t op;
+  uint16_t type;      // ARMCI_ACC_* or ARMCI Rmw op
+  uint32_t origin;    // world rank (where replies go)
+  uint64_t token;     // echoed in the reply
+  uint32_t npieces;
+  uint32_t payload;   // bytes after the piece table
+  uint64_t arg0;
+  uint64_t arg1;
+  unsigned char scale[16];
+};
+
+struct PieceWire {
+  uint64_t addr;
+  uint64_t len;
+};
+
+struct SignalWire {
+  uint64_t data_dst;
+  uint32_t len;
+  uint32_t flag_op;
+  uint32_t flag_size;
+  uint32_t wake_flag;
+  uint64_t flag;
+  uint64_t flag_val;
+  uint64_t bits;
+  uint64_t bit_mask;
+  uint64_t bell;
+};
+
+struct ReplyHeader {
+  uint16_t op = static_cast<uint16_t>(AmOp::Reply);
+  uint16_t of;        // the AmOp answered
+  int32_t status;     // 0, or an errno-style failure at the target
+  uint64_t token;
+  uint64_t value;
+  uint64_t a, b, c;
+  uint32_t len;       // data bytes after the header (GetPieces)
+  uint32_t pad;
+};
+
+}  // namespace armci::transport::ofi

@@ -1,0 +1,174 @@
+#include "transports/ofi/fabric.hpp"
+
+#include <rdma/fi_cm.h>
+#include <rdma/fi_errno.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "common/log.hpp"
+
+namespace armci::transport::ofi {
+
+std::string fi_error(const char* call, long rc) {
+  std::ostringstream o;
+  o << call << ": " << fi_strerror(static_cast<int>(rc < 0 ? -rc : rc)) << " (" << rc << ")";
+  return o.str();
+}
+
+namespace {
+
+constexpr uint64_t kWantedOrder = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAW | FI_ORDER_SAS |
+                                  FI_ORDER_WAS | FI_ORDER_RAS | FI_ORDER_RAR;
+
+// Preference order when nobody named a provider: RDMA first, then the
+// Omni-Path/Ethernet providers, then the portable socket ones.
+const char* const kPreferred[] = {"verbs;ofi_rxm", "psm3", "psm2", "tcp;ofi_rxm", "sockets"};
+
+fi_info* make_hints(const EndpointOptions& opt, const char* prov, bool with_order) {
+  fi_info* h = fi_allocinfo();
+  h->caps = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_MSG | FI_SEND | FI_RECV;
+  if (opt.atomics) h->caps |= FI_ATOMIC;
+  h->mode = FI_CONTEXT | FI_CONTEXT2;
+  h->ep_attr->type = FI_EP_RDM;
+  h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY |
+                            FI_MR_ENDPOINT;
+  h->domain_attr->threading = FI_THREAD_DOMAIN;
+  h->domain_attr->av_type = FI_AV_TABLE;
+  if (with_order) h->tx_attr->msg_order = h->rx_attr->msg_order = kWantedOrder;
+  if (prov && *prov) h->fabric_attr->prov_name = strdup(prov);
+  return h;
+}
+
+fi_info* query(const EndpointOptions& opt, const char* prov) {
+  for (bool order : {true, false}) {
+    fi_info* hints = make_hints(opt, prov, order);
+    fi_info* info = nullptr;
+    int rc = fi_getinfo(FI_VERSION(1, 9), nullptr, nullptr, 0, hints, &info);
+    fi_freeinfo(hints);
+    if (rc == 0 && info) return info;
+  }
+  return nullptr;
+}
+
+void check(const char* role, const char* call, int rc) {
+  if (rc) fatal("ARMCI_Init", "libfabric %s endpoint: %s", role, fi_error(call, rc).c_str());
+}
+
+}  // namespace
+
+std::string Caps::describe() const {
+  std::ostringstream o;
+  o << "libfabric provider " << provider << " (fabric " << fabric << ", domain " << domain << "): "
+    << "inject " << inject << " B, iov " << iov_limit << ", rma_iov " << rma_iov_limit
+    << ", mr_mode" << (mr_local ? " LOCAL" : "") << (virt_addr ? " VIRT_ADDR" : " offsets")
+    << (prov_key ? " PROV_KEY" : "") << (mr_endpoint ? " ENDPOINT" : "") << ", order"
+    << (has(FI_ORDER_RAW) ? " RAW" : "") << (has(FI_ORDER_WAW) ? " WAW" : "")
+    << (has(FI_ORDER_SAW) ? " SAW" : "") << (has(FI_ORDER_SAS) ? " SAS" : "")
+    << (has(FI_ORDER_WAS) ? " WAS" : "") << ", " << (manual_progress ? "manual" : "auto")
+    << " data progress" << (atomics ? ", native atomics requested" : "");
+  return o.str();
+}
+
+Endpoint::Endpoint(const EndpointOptions& opt) {
+  const char* fi_provider = std::getenv("FI_PROVIDER");
+  if (!opt.provider.empty()) {
+    info = query(opt, opt.provider.c_str());
+    if (!info)
+      fatal("ARMCI_Init", "libfabric provider \"%s\" (ARMCI_OFI_PROVIDER) offers no RDM endpoint with "
+            "RMA and messages here; `fi_info -l` lists the providers", opt.provider.c_str());
+  } else if (fi_provider && *fi_provider) {
+    info = query(opt, nullptr);  // libfabric applies FI_PROVIDER itself
+    if (!info) fatal("ARMCI_Init", "FI_PROVIDER=%s offers no RDM endpoint with RMA and messages", fi_provider);
+  } else {
+    for (const char* p : kPreferred)
+      if ((info = query(opt, p))) break;
+    if (!info)
+      fatal("ARMCI_Init", "no libfabric provider offers RDM endpoints with RMA and messages (tried "
+            "verbs;ofi_rxm, psm3, psm2, tcp;ofi_rxm, sockets)");
+  }
+  caps.provider = info->fabric_attr->prov_name ? info->fabric_attr->prov_name : "?";
+  caps.fabric = info->fabric_attr->name ? info->fabric_attr->name : "?";
+  caps.domain = info->domain_attr->name ? info->domain_attr->name : "?";
+  const uint64_t mm = info->domain_attr->mr_mode;
+  caps.mr_local = (mm & FI_MR_LOCAL) || opt.force_mr_local;
+  caps.virt_addr = mm & FI_MR_VIRT_ADDR;
+  caps.prov_key = mm & FI_MR_PROV_KEY;
+  caps.mr_endpoint = mm & FI_MR_ENDPOINT;
+  caps.atomics = opt.atomics;
+  caps.inject = info->tx_attr->inject_size;
+  caps.max_msg = info->ep_attr->max_msg_size;
+  caps.iov_limit = std::max<std::size_t>(1, info->tx_attr->iov_limit);
+  caps.rma_iov_limit = std::max<std::size_t>(1, info->tx_attr->rma_iov_limit);
+  caps.tx_size = info->tx_attr->size;
+  caps.msg_order = info->tx_attr->msg_order;
+  caps.manual_progress = info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
+
+  check(opt.role, "fi_fabric", fi_fabric(info->fabric_attr, &fabric, nullptr));
+  check(opt.role, "fi_domain", fi_domain(fabric, info, &domain, nullptr));
+  fi_av_attr av_attr{};
+  av_attr.type = FI_AV_TABLE;
+  check(opt.role, "fi_av_open", fi_av_open(domain, &av_attr, &av, nullptr));
+  fi_cq_attr cq_attr{};
+  cq_attr.format = FI_CQ_FORMAT_DATA;
+  cq_attr.wait_obj = FI_WAIT_FD;
+  cq_attr.size = 4096;
+  if (fi_cq_open(domain, &cq_attr, &cq, nullptr) != 0) {
+    cq_attr.wait_obj = FI_WAIT_NONE;  // the loop then polls
+    check(opt.role, "fi_cq_open", fi_cq_open(domain, &cq_attr, &cq, nullptr));
+  } else if (fi_control(&cq->fid, FI_GETWAIT, &wait_fd_) != 0) {
+    wait_fd_ = -1;
+  }
+  check(opt.role, "fi_endpoint", fi_endpoint(domain, info, &ep, nullptr));
+  check(opt.role, "fi_ep_bind(av)", fi_ep_bind(ep, &av->fid, 0));
+  check(opt.role, "fi_ep_bind(cq)", fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV));
+  check(opt.role, "fi_enable", fi_enable(ep));
+}
+
+Endpoint::~Endpoint() {
+  if (ep) fi_close(&ep->fid);
+  for (fid_mr* m : mrs_) fi_close(&m->fid);
+  if (av) fi_close(&av->fid);
+  if (cq) fi_close(&cq->fid);
+  if (domain) fi_close(&domain->fid);
+  if (fabric) fi_close(&fabric->fid);
+  if (info) fi_freeinfo(info);
+}
+
+std::string Endpoint::name() const {
+  char buf[256];
+  size_t len = sizeof buf;
+  int rc = fi_getname(&ep->fid, buf, &len);
+  if (rc) fatal("ARMCI_Init", "%s", fi_error("fi_getname", rc).c_str());
+  return std::string(buf, len);
+}
+
+void Endpoint::insert(const std::vector<std::string>& names, const char* what) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    fi_addr_t a = FI_ADDR_UNSPEC;
+    int rc = fi_av_insert(av, names[i].data(), 1, &a, 0, nullptr);
+    if (rc != 1 || a != i)
+      fatal("ARMCI_Init", "fi_av_insert of %s %zu failed (rc %d)", what, i, rc);
+  }
+}
+
+fid_mr* Endpoint::register_memory(void* addr, std::size_t len, uint64_t access, uint64_t requested_key) {
+  fid_mr* mr = nullptr;
+  int rc = fi_mr_reg(domain, addr, len, access, 0, caps.prov_key ? 0 : requested_key, 0, &mr, nullptr);
+  if (rc) fatal("ARMCI_Malloc", "registering %zu bytes at %p: %s", len, addr, fi_error("fi_mr_reg", rc).c_str());
+  if (caps.mr_endpoint) {
+    if ((rc = fi_mr_bind(mr, &ep->fid, 0)) || (rc = fi_mr_enable(mr)))
+      fatal("ARMCI_Malloc", "%s", fi_error("fi_mr_bind/enable", rc).c_str());
+  }
+  mrs_.push_back(mr);
+  return mr;
+}
+
+bool Endpoint::trywait() {
+  if (wait_fd_ < 0) return false;
+  fid* f = &cq->fid;
+  return fi_trywait(fabric, &f, 1) == FI_SUCCESS;
+}
+
+}  // namespace armci::transport::ofi

@@ -1,0 +1,77 @@
+// libfabric set-up: choosing a provider, asking for every mr_mode bit we can
+// handle, and one RDM endpoint with its completion queue and address vector.
+// Everything the data path needs to branch on is decided here once.
+#pragma once
+#include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace armci::transport::ofi {
+
+struct Caps {
+  std::string provider;  // e.g. "tcp;ofi_rxm"
+  std::string fabric;
+  std::string domain;
+  bool mr_local = false;     // local buffers need descriptors
+  bool virt_addr = false;    // remote addresses are virtual addresses (else offsets)
+  bool prov_key = false;     // the provider picks keys
+  bool mr_endpoint = false;  // registrations bind to an endpoint
+  bool atomics = false;      // endpoint opened with FI_ATOMIC
+  std::size_t inject = 0;
+  std::size_t max_msg = 0;
+  std::size_t iov_limit = 1;
+  std::size_t rma_iov_limit = 1;
+  std::size_t tx_size = 0;
+  uint64_t msg_order = 0;
+  bool manual_progress = true;
+  bool has(uint64_t order_bit) const { return (msg_order & order_bit) == order_bit; }
+  std::string describe() const;
+};
+
+struct EndpointOptions {
+  std::string provider;      // ARMCI_OFI_PROVIDER ("" = FI_PROVIDER or the best available)
+  bool atomics = false;      // ARMCI_OFI_ATOMICS
+  bool force_mr_local = false;
+  const char* role = "initiator";
+};
+
+// An RDM endpoint with its own fabric, domain, CQ and AV (FI_AV_TABLE: the
+// n-th inserted address is fi_addr n).  Single-threaded use.
+class Endpoint {
+ public:
+  explicit Endpoint(const EndpointOptions& opt);
+  ~Endpoint();
+  Endpoint(const Endpoint&) = delete;
+  Endpoint& operator=(const Endpoint&) = delete;
+
+  std::string name() const;  // fi_getname, binary
+  void insert(const std::vector<std::string>& names, const char* what);
+  // Registers [addr, addr+len); key 0 lets the provider choose (PROV_KEY) or
+  // is replaced by `requested_key`.  Returns the MR.
+  fid_mr* register_memory(void* addr, std::size_t len, uint64_t access, uint64_t requested_key);
+  // fi_trywait on the CQ: true if it is safe to sleep on wait_fd().
+  bool trywait();
+  int wait_fd() const { return wait_fd_; }
+
+  fi_info* info = nullptr;
+  fid_fabric* fabric = nullptr;
+  fid_domain* domain = nullptr;
+  fid_av* av = nullptr;
+  fid_cq* cq = nullptr;
+  fid_ep* ep = nullptr;
+  Caps caps;
+
+ private:
+  int wait_fd_ = -1;
+  std::vector<fid_mr*> mrs_;
+};
+
+// fi_strerror with the call name: "fi_write: Connection refused (-111)".
+std::string fi_error(const char* call, long rc);
+
+}  // namespace armci::transport::ofi

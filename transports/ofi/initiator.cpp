@@ -1,0 +1,315 @@
+// Initiator plumbing: endpoint and pools, completions, ordering, retries.
+#include "transports/ofi/initiator.hpp"
+
+#include <rdma/fi_errno.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "armci/runtime.hpp"
+#include "common/log.hpp"
+
+namespace armci::transport {
+
+namespace {
+constexpr int kSendBufs = 64;
+constexpr int kReplyBufs = 32;
+constexpr uint64_t kLocalKeyBase = uint64_t{1} << 32;  // keys of local-only registrations
+
+ofi::EndpointOptions options(Runtime& rt) {
+  ofi::EndpointOptions o;
+  o.provider = rt.knobs.OFI_PROVIDER;
+  o.atomics = rt.knobs.OFI_ATOMICS;
+  o.force_mr_local = rt.knobs.OFI_MR_LOCAL;
+  o.role = "initiator";
+  return o;
+}
+}  // namespace
+
+OfiImpl::OfiImpl(Runtime& r) : rt(r), ep(options(r)), caps(ep.caps) {
+  nodes.resize(static_cast<std::size_t>(rt.topo.nnodes));
+  segs.resize(rt.topo.nnodes);
+  inject_limit = caps.inject;
+  if (rt.knobs.OFI_INJECT) inject_limit = std::min<std::size_t>(inject_limit, rt.knobs.OFI_INJECT);
+  eagain_timeout = rt.knobs.OFI_EAGAIN_TIMEOUT;
+  send_mem.resize(kSendBufs * ofi::kAmMax);
+  recv_mem.resize(kReplyBufs * ofi::kAmMax);
+  if (caps.mr_local) {
+    send_mr = ep.register_memory(send_mem.data(), send_mem.size(), FI_SEND | FI_WRITE | FI_READ,
+                                 kLocalKeyBase - 1);
+    recv_mr = ep.register_memory(recv_mem.data(), recv_mem.size(), FI_RECV, kLocalKeyBase - 2);
+  }
+  for (int i = kSendBufs - 1; i >= 0; --i) free_send.push_back(i);
+  for (int i = 0; i < kReplyBufs; ++i) post_reply_recv(i);
+  if (caps.atomics) probe_atomics();
+}
+
+OpCtx* OfiImpl::ctx(OpKind k, int node, Request* req, bool counts_local) {
+  OpCtx* c;
+  if (free_ctx.empty()) {
+    ctx_store.emplace_back();
+    c = &ctx_store.back();
+  } else {
+    c = free_ctx.back();
+    free_ctx.pop_back();
+  }
+  std::memset(&c->fi, 0, sizeof c->fi);
+  c->kind = k;
+  c->node = node;
+  c->req = req;
+  c->counts_local = counts_local;
+  c->buf = -1;
+  c->copy_out = nullptr;
+  c->len = 0;
+  return c;
+}
+
+void OfiImpl::release(OpCtx* c) { free_ctx.push_back(c); }
+
+void OfiImpl::account_local(int node, Request* req) {
+  if (req) ++req->pending;
+  else ++nodes[static_cast<std::size_t>(node)].implicit;
+}
+
+int OfiImpl::take_send_buf() {
+  wait_until([&] { return !free_send.empty(); }, "a free active-message buffer");
+  int i = free_send.back();
+  free_send.pop_back();
+  return i;
+}
+
+void OfiImpl::post_reply_recv(int i) {
+  OpCtx* c = ctx(OpKind::ReplyRecv, -1, nullptr, false);
+  c->buf = i;
+  void* desc = recv_mr ? fi_mr_desc(recv_mr) : nullptr;
+  char* p = recv_mem.data() + static_cast<std::size_t>(i) * ofi::kAmMax;
+  post([&] { return fi_recv(ep.ep, p, ofi::kAmMax, desc, FI_ADDR_UNSPEC, &c->fi); }, -1,
+       "fi_recv");
+}
+
+void OfiImpl::post_retry(const std::function<ssize_t()>& op, ssize_t rc, int node, const char* what) {
+  using clock = std::chrono::steady_clock;
+  clock::time_point start{};
+  for (unsigned tries = 0;; ++tries, rc = op()) {
+    if (rc == 0) return;
+    if (rc != -FI_EAGAIN)
+      fatal("ARMCI", "%s to node %d (agent: rank %d): %s", what, node,
+            node >= 0 ? rt.topo.node_leader(node) : -1, ofi::fi_error(what, rc).c_str());
+    // First contact (rxm connects lazily) or a full queue: drive progress
+    // and retry, but not forever.
+    ++rt.stats.eagain_retries;
+    if (tries == 0) start = clock::now();
+    progress();
+    if ((tries & 63) == 63) {
+      double waited = std::chrono::duration<double>(clock::now() - start).count();
+      if (eagain_timeout > 0 && waited > eagain_timeout)
+        fatal("ARMCI", "%s to node %d (agent: rank %d) kept returning -FI_EAGAIN for %.0f s: the "
+              "peer is unreachable or not making progress (ARMCI_OFI_EAGAIN_TIMEOUT)",
+              what, node, node >= 0 ? rt.topo.node_leader(node) : -1, waited);
+      sched_yield_hint();
+    }
+  }
+}
+
+bool OfiImpl::progress() {
+  fi_cq_data_entry e[16];
+  bool any = false;
+  for (;;) {
+    ssize_t n = fi_cq_read(ep.cq, e, 16);
+    if (n == -FI_EAGAIN) return any;
+    if (n == -FI_EAVAIL) {
+      fi_cq_err_entry err{};
+      fi_cq_readerr(ep.cq, &err, 0);
+      auto* c = static_cast<OpCtx*>(err.op_context);
+      const char* kinds[] = {"RMA write", "RMA read", "active message", "reply receive", "atomic"};
+      int node = c ? c->node : -1;
+      fatal("ARMCI", "%s to node %d (agent: rank %d) failed: %s (provider: %s)",
+            c ? kinds[static_cast<int>(c->kind)] : "operation", node,
+            node >= 0 ? rt.topo.node_leader(node) : -1, fi_strerror(err.err),
+            fi_cq_strerror(ep.cq, err.prov_errno, err.err_data, nullptr, 0));
+    }
+    if (n < 0) fatal("ARMCI", "%s", ofi::fi_error("fi_cq_read", n).c_str());
+    any = true;
+    for (ssize_t i = 0; i < n; ++i) {
+      auto* c = static_cast<OpCtx*>(e[i].op_context);
+      if (c->kind == OpKind::ReplyRecv) {
+        int b = c->buf;
+        on_reply(recv_mem.data() + static_cast<std::size_t>(b) * ofi::kAmMax, e[i].len);
+        release(c);
+        post_reply_recv(b);
+      } else {
+        complete(c);
+      }
+    }
+  }
+}
+
+void OfiImpl::complete(OpCtx* c) {
+  NodeState& s = nodes[static_cast<std::size_t>(c->node)];
+  switch (c->kind) {
+    case OpKind::Write: --s.writes; break;
+    case OpKind::Read:
+      --s.reads;
+      if (c->copy_out) std::memcpy(c->copy_out, send_buf(c->buf), c->len);
+      break;
+    case OpKind::Atomic:
+      --s.atomics;
+      if (c->copy_out) std::memcpy(c->copy_out, send_buf(c->buf) + ofi::kAmMax / 2, c->len);
+      break;
+    case OpKind::AmSend:
+    case OpKind::ReplyRecv: break;
+  }
+  if (c->counts_local) {
+    if (c->req) --c->req->pending;
+    else --s.implicit;
+  }
+  if (c->buf >= 0) free_send.push_back(c->buf);
+  release(c);
+}
+
+void OfiImpl::order(int node, OpClass next) {
+  // Operations to one node take effect in issue order.  Active messages are
+  // applied by the agent after they arrive, so RMA after an active message
+  // waits for its reply; everything else waits only where the provider does
+  // not order the pair itself.
+  NodeState& s = nodes[static_cast<std::size_t>(node)];
+  auto drain = [&](uint32_t NodeState::*field, const char* what) {
+    if (s.*field) wait_until([&] { return s.*field == 0; }, what);
+  };
+  // Native atomics are ordered with nothing else: everything waits for them.
+  if (next != OpClass::Atomic) drain(&NodeState::atomics, "earlier atomics (ordering)");
+  switch (next) {
+    case OpClass::Atomic:
+    case OpClass::FetchAtomic:
+      drain(&NodeState::writes, "earlier writes (ordering)");
+      drain(&NodeState::reads, "earlier reads (ordering)");
+      drain(&NodeState::ams, "earlier active messages (ordering)");
+      break;
+    case OpClass::Write:
+      drain(&NodeState::ams, "earlier active messages (ordering)");
+      if (!caps.has(FI_ORDER_WAW)) drain(&NodeState::writes, "earlier writes (ordering)");
+      if (!caps.has(FI_ORDER_WAR)) drain(&NodeState::reads, "earlier reads (ordering)");
+      break;
+    case OpClass::Read:
+      drain(&NodeState::ams, "earlier active messages (ordering)");
+      if (!caps.has(FI_ORDER_RAW)) drain(&NodeState::writes, "earlier writes (ordering)");
+      break;
+    case OpClass::Am:
+      if (!caps.has(FI_ORDER_SAW)) drain(&NodeState::writes, "earlier writes (ordering)");
+      if (!caps.has(FI_ORDER_SAR)) drain(&NodeState::reads, "earlier reads (ordering)");
+      if (!caps.has(FI_ORDER_SAS)) drain(&NodeState::ams, "earlier active messages (ordering)");
+      break;
+  }
+}
+
+bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
+  (void)call;
+  if (segs.find(node, addr)) return true;
+  // Not exchanged with us yet: ask the node's agent (cached afterwards).
+  ++rt.stats.seg_queries;
+  uint32_t t = new_pending(node, AmOp::SegQuery);
+  int b = take_send_buf();
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::SegQuery);
+  h.origin = static_cast<uint32_t>(rt.me());
+  h.token = t;
+  h.arg0 = addr;
+  std::memcpy(send_buf(b), &h, sizeof h);
+  send_am(node, b, sizeof h, "segment query");
+  wait_reply(t, "a segment description from another node's agent");
+  const ReplyHeader r = pending[t].reply;
+  pending[t].in_use = false;
+  free_pending.push_back(t);
+  if (r.status != 0) return false;
+  segs.add(node, {r.a, r.b, r.c});
+  return true;
+}
+
+void OfiImpl::remote(int node, uintptr_t addr, std::size_t& len, uint64_t& raddr, uint64_t& key,
+                     const char* what) {
+  const ofi::RemoteSegment* s = segs.find(node, addr);
+  if (!s) {
+    if (!lookup(node, addr, what) || !(s = segs.find(node, addr)))
+      fatal("ARMCI", "%s: address %p is in no heap segment of node %d", what,
+            reinterpret_cast<void*>(addr), node);
+  }
+  const uintptr_t seg_start = segs.base(node) + s->off;
+  len = std::min<std::size_t>(len, seg_start + s->size - addr);
+  raddr = caps.virt_addr ? addr : addr - seg_start;
+  key = s->key;
+}
+
+void* OfiImpl::local_desc(const void* p, std::size_t len) {
+  if (!caps.mr_local) return nullptr;
+  auto a = reinterpret_cast<uintptr_t>(p);
+  if (!rt.heap->contains(a, len)) return nullptr;  // caller bounces
+  int s = rt.heap->segment_of(a);
+  if (s < 0 || rt.heap->segment_of(a + len - 1) != s) return nullptr;
+  if (local_mrs.size() <= static_cast<std::size_t>(s)) local_mrs.resize(static_cast<std::size_t>(s) + 1, nullptr);
+  fid_mr*& mr = local_mrs[static_cast<std::size_t>(s)];
+  if (!mr) {
+    const auto& e = rt.heap->ctl().seg[s];
+    // A local-only registration of my node's segment, once per process.
+    mr = ep.register_memory(reinterpret_cast<void*>(rt.heap->base() + e.off), e.size,
+                            FI_READ | FI_WRITE | FI_SEND | FI_RECV, kLocalKeyBase + static_cast<uint64_t>(s));
+  }
+  return fi_mr_desc(mr);
+}
+
+// ---------------------------------------------------------------- Ofi API
+Ofi::Ofi(Runtime& rt) : impl_(std::make_unique<OfiImpl>(rt)) {}
+Ofi::~Ofi() = default;
+std::string Ofi::address() const { return impl_->ep.name(); }
+void Ofi::connect(const std::vector<std::string>& agents) { impl_->ep.insert(agents, "node agent"); }
+
+void Ofi::learn_node(int node, uintptr_t base, uint64_t off, uint64_t size, uint64_t key) {
+  impl_->segs.set_base(node, base);
+  impl_->segs.add(node, {off, size, key});
+}
+
+void Ofi::learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key) {
+  (void)index;
+  impl_->segs.add(node, {off, size, key});
+}
+
+bool Ofi::reachable(int node, uintptr_t addr, std::size_t len, const char* call) {
+  if (!impl_->lookup(node, addr, call)) return false;
+  const ofi::RemoteSegment* s = impl_->segs.find(node, addr);
+  return addr + len <= impl_->segs.base(node) + s->off + s->size && addr + len >= addr;
+}
+
+void Ofi::fence(int node) {
+  NodeState& s = impl_->nodes[static_cast<std::size_t>(node)];
+  impl_->wait_until([&] { return s.writes == 0 && s.ams == 0 && s.atomics == 0; },
+                     "remote completion (ARMCI_Fence)");
+}
+
+void Ofi::fence_all() {
+  for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) fence(n);
+}
+
+void Ofi::wait(Request& r) { impl_->wait_until([&] { return r.pending == 0; }, "a non-blocking operation"); }
+
+bool Ofi::test(Request& r) {
+  impl_->progress();
+  return r.pending == 0;
+}
+
+void Ofi::wait_node(int node) {
+  NodeState& s = impl_->nodes[static_cast<std::size_t>(node)];
+  impl_->wait_until([&] { return s.implicit == 0; }, "implicit non-blocking operations");
+}
+
+void Ofi::wait_all() {
+  for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) wait_node(n);
+}
+
+void Ofi::progress() { impl_->progress(); }
+std::string Ofi::describe() const {
+  std::string d = impl_->caps.describe();
+  if (impl_->caps.atomics) d += "\n  native atomics: " + impl_->native.describe();
+  return d;
+}
+std::size_t Ofi::key_table_entries() const { return impl_->segs.entries(); }
+
+}  // namespace armci::transport

@@ -1,0 +1,165 @@
+// Internals of the initiator side (transport::Ofi): one endpoint per process,
+// per-node counters for ordering and fences, send/receive buffer pools for
+// active messages, and the completion dispatcher.
+#pragma once
+#include <rdma/fi_rma.h>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "armci/handles.hpp"
+#include "transports/ofi/am_protocol.hpp"
+#include "transports/ofi/fabric.hpp"
+#include "transports/ofi/ofi.hpp"
+#include "transports/ofi/remote_segments.hpp"
+
+namespace armci::transport {
+
+using ofi::AmHeader;
+using ofi::AmOp;
+using ofi::ReplyHeader;
+
+enum class OpKind : uint8_t { Write, Read, AmSend, ReplyRecv, Atomic };
+enum class OpClass { Write, Read, Am, Atomic, FetchAtomic };
+
+// Which accumulates and Rmw the provider does natively (fi_atomicvalid at
+// start-up; only with ARMCI_OFI_ATOMICS=1).  The rest go as active messages.
+struct NativeAtomics {
+  bool acc[6] = {};         // by ARMCI_ACC_* - ARMCI_ACC_INT
+  std::size_t acc_count[6] = {};
+  bool faa[2] = {};         // int, long
+  bool swap[2] = {};
+  std::string describe() const;
+};
+
+// Context of one posted libfabric operation (FI_CONTEXT2 must come first).
+struct OpCtx {
+  fi_context2 fi;
+  OpKind kind;
+  int node;
+  Request* req;        // local completion goes here (nullptr: implicit)
+  bool counts_local;   // false when the source was copied (inject, bounce)
+  int buf;             // send/receive buffer index, -1 none
+  void* copy_out;      // Read through a bounce buffer: copy here at completion
+  std::size_t len;
+};
+
+// An outstanding active message waiting for its reply.
+struct PendingAm {
+  bool in_use = false;
+  bool done = false;
+  int node = -1;
+  AmOp op{};
+  ReplyHeader reply{};
+  std::vector<Ofi::Piece> scatter;  // GetPieces: where the reply's data goes
+  Request* req = nullptr;                      // GetPieces: local completion
+};
+
+struct NodeState {
+  uint32_t writes = 0;    // RMA writes not yet delivered
+  uint32_t reads = 0;     // RMA reads not yet complete
+  uint32_t ams = 0;       // active messages not yet answered
+  uint32_t implicit = 0;  // implicit (NULL handle) operations not locally complete
+  uint32_t atomics = 0;   // native atomics not yet delivered
+};
+
+struct OfiImpl {
+  explicit OfiImpl(Runtime& rt);
+  Runtime& rt;
+  ofi::Endpoint ep;
+  ofi::Caps& caps;
+  std::vector<NodeState> nodes;
+  ofi::RemoteSegments segs;
+  // Buffer pools (registered when the provider wants local descriptors).
+  std::vector<char> send_mem, recv_mem;
+  fid_mr* send_mr = nullptr;
+  fid_mr* recv_mr = nullptr;
+  std::vector<int> free_send;
+  std::deque<OpCtx> ctx_store;
+  std::vector<OpCtx*> free_ctx;
+  std::vector<PendingAm> pending;
+  std::vector<uint32_t> free_pending;
+  std::vector<fid_mr*> local_mrs;  // FI_MR_LOCAL: my node's segments, by index
+  std::size_t inject_limit = 0;
+  NativeAtomics native;
+  double eagain_timeout = 60;
+
+  // Plumbing (initiator.cpp)
+  OpCtx* ctx(OpKind k, int node, Request* req, bool counts_local);
+  void release(OpCtx* c);
+  bool progress();  // true if something completed
+  void complete(OpCtx* c);
+  void on_reply(const char* buf, std::size_t len);
+  template <typename Pred>
+  void wait_until(Pred&& pred, const char* what);
+  void order(int node, OpClass next);
+  // Posts with op(), driving progress and retrying while it returns
+  // -FI_EAGAIN (first contact, full queue), within ARMCI_OFI_EAGAIN_TIMEOUT.
+  template <typename Op>
+  void post(Op&& op, int node, const char* what) {
+    ssize_t rc = op();
+    if (__builtin_expect(rc == 0, 1)) return;
+    post_retry(op, rc, node, what);
+  }
+  void post_retry(const std::function<ssize_t()>& op, ssize_t rc, int node, const char* what);
+  void account_local(int node, Request* req);
+  // Target address and key of [addr, addr+len) on node; len is clipped to
+  // the end of the segment.
+  void remote(int node, uintptr_t addr, std::size_t& len, uint64_t& raddr, uint64_t& key,
+              const char* what);
+  bool lookup(int node, uintptr_t addr, const char* call);
+  void* local_desc(const void* p, std::size_t len);
+  char* send_buf(int i) { return send_mem.data() + static_cast<std::size_t>(i) * ofi::kAmMax; }
+  int take_send_buf();
+  void post_reply_recv(int i);
+
+  // Active messages (initiator_am.cpp)
+  uint32_t new_pending(int node, AmOp op);
+  void send_am(int node, int buf, std::size_t len, const char* what);
+  void wait_reply(uint32_t token, const char* what);
+  void pieces_am(int node, AmOp op, int type, const void* scale, const std::vector<Ofi::Piece>& p,
+                 Request* req);
+
+  // Native atomics (initiator_atomic.cpp)
+  void probe_atomics();
+  void native_acc(int node, int type, const void* scale, const std::vector<Ofi::Piece>& p);
+  bool native_rmw(int node, int op, void* ploc, uintptr_t prem, long extra);
+
+  // RMA (initiator_rma.cpp)
+  void write(int node, const void* src, uintptr_t dst, std::size_t n, Request* req);
+  void read(int node, uintptr_t src, void* dst, std::size_t n, Request* req);
+  void write_iov(int node, const std::vector<Ofi::Piece>& p, std::size_t first, std::size_t count,
+                 Request* req);
+  void read_iov(int node, const std::vector<Ofi::Piece>& p, std::size_t first, std::size_t count,
+                Request* req);
+};
+
+// Pieces (local, remote, bytes) of a strided transfer.
+std::vector<Ofi::Piece> strided_pieces(const void* local, uintptr_t remote, const StridedShape& s,
+                                       bool remote_is_dst);
+
+}  // namespace armci::transport
+
+#include "common/wait.hpp"
+
+namespace armci::transport {
+
+// Drive progress until pred() holds: poll while completions keep coming,
+// then back off (yield, short sleeps) so a waiting process leaves the core
+// to the ones it waits for.
+template <typename Pred>
+void OfiImpl::wait_until(Pred&& pred, const char* what) {
+  progress();
+  if (pred()) return;
+  Backoff b("ARMCI", what);
+  for (;;) {
+    bool any = progress();
+    if (pred()) return;
+    if (any) b.reset();
+    else b.pause();
+  }
+}
+
+}  // namespace armci::transport

@@ -1,0 +1,260 @@
+// Active messages to other nodes' agents: accumulates, Rmw, signals, lock
+// hand-off, packed small pieces, segment queries; and their replies.
+#include <rdma/fi_errno.h>
+
+#include <cstring>
+
+#include "armci/armci.h"
+#include "armci/fence.hpp"
+#include "armci/runtime.hpp"
+#include "transports/acc_kernels.hpp"
+#include "transports/ofi/initiator.hpp"
+
+namespace armci::transport {
+
+namespace {
+constexpr uint32_t kMaxAmPerNode = 48;  // answers we may await from one node
+constexpr std::size_t kReplyRoom = ofi::kAmMax - sizeof(ReplyHeader);
+}  // namespace
+
+uint32_t OfiImpl::new_pending(int node, AmOp op) {
+  NodeState& s = nodes[static_cast<std::size_t>(node)];
+  if (s.ams >= kMaxAmPerNode) wait_until([&] { return s.ams < kMaxAmPerNode; }, "answers from a busy node agent");
+  uint32_t t;
+  if (free_pending.empty()) {
+    t = static_cast<uint32_t>(pending.size());
+    pending.emplace_back();
+  } else {
+    t = free_pending.back();
+    free_pending.pop_back();
+  }
+  PendingAm& p = pending[t];
+  p = PendingAm{};
+  p.in_use = true;
+  p.node = node;
+  p.op = op;
+  ++s.ams;
+  ++rt.stats.am_sent;
+  return t;
+}
+
+void OfiImpl::send_am(int node, int buf, std::size_t len, const char* what) {
+  void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
+  char* p = send_buf(buf);
+  if (len <= inject_limit) {
+    post([&] { return fi_inject(ep.ep, p, len, static_cast<fi_addr_t>(node)); }, node, what);
+    free_send.push_back(buf);
+    return;
+  }
+  OpCtx* c = ctx(OpKind::AmSend, node, nullptr, false);
+  c->buf = buf;
+  post([&] { return fi_send(ep.ep, p, len, desc, static_cast<fi_addr_t>(node), &c->fi); }, node, what);
+}
+
+void OfiImpl::wait_reply(uint32_t token, const char* what) {
+  wait_until([&] { return pending[token].done; }, what);
+  const ReplyHeader& r = pending[token].reply;
+  if (r.status != 0 && r.of != static_cast<uint16_t>(AmOp::SegQuery))
+    fatal("ARMCI", "node %d's agent refused an operation (%s): error %d", pending[token].node, what,
+          r.status);
+}
+
+void OfiImpl::on_reply(const char* buf, std::size_t len) {
+  ReplyHeader r;
+  if (len < sizeof r) fatal("ARMCI", "short reply (%zu bytes) from a node agent", len);
+  std::memcpy(&r, buf, sizeof r);
+  if (r.token >= pending.size() || !pending[r.token].in_use)
+    fatal("ARMCI", "reply for unknown token %llu", static_cast<unsigned long long>(r.token));
+  PendingAm& p = pending[r.token];
+  NodeState& s = nodes[static_cast<std::size_t>(p.node)];
+  p.reply = r;
+  p.done = true;
+  --s.ams;
+  if (r.status != 0 && (p.op == AmOp::Acc || p.op == AmOp::PutPieces || p.op == AmOp::Signal ||
+                        p.op == AmOp::Unlock || p.op == AmOp::GetPieces))
+    fatal("ARMCI", "node %d's agent refused an operation (kind %d): error %d", p.node,
+          static_cast<int>(p.op), r.status);
+  switch (p.op) {
+    case AmOp::GetPieces: {
+      const char* d = buf + sizeof r;
+      for (const auto& q : p.scatter) {
+        std::memcpy(const_cast<void*>(q.local), d, q.bytes);
+        d += q.bytes;
+      }
+      if (p.req) --p.req->pending;
+      else --s.implicit;
+      [[fallthrough]];
+    }
+    case AmOp::Acc:
+    case AmOp::PutPieces:
+    case AmOp::Signal:
+    case AmOp::Unlock:
+      // Nobody waits for these individually: fences count them.
+      p.in_use = false;
+      p.scatter.clear();
+      free_pending.push_back(static_cast<uint32_t>(r.token));
+      break;
+    default:
+      break;  // the waiter reads the reply and frees the entry
+  }
+}
+
+void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
+                        const std::vector<Ofi::Piece>& p, Request* req) {
+  const bool carries_data = op != AmOp::GetPieces;
+  const std::size_t elem = op == AmOp::Acc ? acc_elem_size(type) : 1;
+  std::size_t i = 0, done_in_piece = 0;
+  while (i < p.size()) {
+    int b = take_send_buf();
+    char* m = send_buf(b);
+    AmHeader h{};
+    h.op = static_cast<uint16_t>(op);
+    h.type = static_cast<uint16_t>(type);
+    h.origin = static_cast<uint32_t>(rt.me());
+    if (scale) std::memcpy(h.scale, scale, acc_scale_size(type));
+    // Fill the message: piece table first, data after it (sizes known only
+    // once we know how many pieces fit).
+    std::vector<ofi::PieceWire> table;
+    std::vector<Ofi::Piece> parts;
+    std::size_t room = ofi::kAmMax - sizeof h;
+    std::size_t data = 0;
+    std::size_t reply_room = kReplyRoom;
+    while (i < p.size()) {
+      const Ofi::Piece& q = p[i];
+      std::size_t left = q.bytes - done_in_piece;
+      if (room < sizeof(ofi::PieceWire) + elem) break;
+      std::size_t cap = carries_data ? room - sizeof(ofi::PieceWire) : reply_room;
+      std::size_t take = std::min(left, cap);
+      take -= take % elem;
+      if (take == 0) break;
+      table.push_back({q.remote + done_in_piece, take});
+      parts.push_back({static_cast<const char*>(q.local) + done_in_piece, q.remote + done_in_piece, take});
+      room -= sizeof(ofi::PieceWire);
+      if (carries_data) room -= take;
+      else reply_room -= take;
+      data += carries_data ? take : 0;
+      done_in_piece += take;
+      if (done_in_piece == q.bytes) {
+        ++i;
+        done_in_piece = 0;
+      }
+      if (!carries_data && reply_room == 0) break;
+    }
+    h.npieces = static_cast<uint32_t>(table.size());
+    h.payload = static_cast<uint32_t>(data);
+    uint32_t t = new_pending(node, op);
+    h.token = t;
+    std::memcpy(m, &h, sizeof h);
+    std::memcpy(m + sizeof h, table.data(), table.size() * sizeof(ofi::PieceWire));
+    char* d = m + sizeof h + table.size() * sizeof(ofi::PieceWire);
+    if (carries_data)
+      for (const auto& q : parts) {
+        std::memcpy(d, q.local, q.bytes);
+        d += q.bytes;
+      }
+    if (op == AmOp::GetPieces) {
+      pending[t].scatter = std::move(parts);
+      pending[t].req = req;
+      account_local(node, req);
+    }
+    std::size_t len = static_cast<std::size_t>(d - m);
+    send_am(node, b, len, "active message");
+    rt.stats.remote_bytes += data;
+  }
+}
+
+// ---------------------------------------------------------------- Ofi API
+void Ofi::acc(int node, int optype, const void* scale, const void* src, uintptr_t dst, std::size_t n) {
+  acc_pieces(node, optype, scale, {{src, dst, n}});
+}
+
+void Ofi::acc_strided(int node, int optype, const void* scale, const void* src, uintptr_t dst,
+                      const StridedShape& s) {
+  acc_pieces(node, optype, scale, strided_pieces(src, dst, s, true));
+}
+
+void Ofi::acc_pieces(int node, int optype, const void* scale, const std::vector<Piece>& p) {
+  if (native_acc(optype)) return impl_->native_acc(node, optype, scale, p);
+  impl_->order(node, OpClass::Am);
+  impl_->pieces_am(node, AmOp::Acc, optype, scale, p, nullptr);
+}
+
+void Ofi::rmw(int node, int op, void* ploc, uintptr_t prem, long extra) {
+  OfiImpl& m = *impl_;
+  if (native_rmw(op) && m.native_rmw(node, op, ploc, prem, extra)) return;
+  m.order(node, OpClass::Am);
+  uint32_t t = m.new_pending(node, AmOp::Rmw);
+  int b = m.take_send_buf();
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::Rmw);
+  h.type = static_cast<uint16_t>(op);
+  h.origin = static_cast<uint32_t>(m.rt.me());
+  h.token = t;
+  h.arg0 = prem;
+  if (op == ARMCI_SWAP) h.arg1 = static_cast<uint64_t>(static_cast<int64_t>(*static_cast<int*>(ploc)));
+  else if (op == ARMCI_SWAP_LONG) h.arg1 = static_cast<uint64_t>(*static_cast<long*>(ploc));
+  else h.arg1 = static_cast<uint64_t>(extra);
+  std::memcpy(m.send_buf(b), &h, sizeof h);
+  m.send_am(node, b, sizeof h, "ARMCI_Rmw");
+  m.wait_reply(t, "the result of ARMCI_Rmw on another node");
+  uint64_t old = m.pending[t].reply.value;
+  if (op == ARMCI_FETCH_AND_ADD || op == ARMCI_SWAP) *static_cast<int*>(ploc) = static_cast<int>(old);
+  else *static_cast<long*>(ploc) = static_cast<long>(old);
+  m.pending[t].in_use = false;
+  m.free_pending.push_back(t);
+}
+
+void Ofi::signal(int node, const Signal& s) {
+  OfiImpl& m = *impl_;
+  m.order(node, OpClass::Am);
+  uint32_t t = m.new_pending(node, AmOp::Signal);
+  int b = m.take_send_buf();
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::Signal);
+  h.origin = static_cast<uint32_t>(m.rt.me());
+  h.token = t;
+  ofi::SignalWire w{s.data_dst, s.len, static_cast<uint32_t>(s.flag_op), s.flag_size,
+                    s.wake_flag ? 1u : 0u, s.flag, s.flag_val, s.bits, s.bit_mask, s.bell};
+  if (sizeof h + sizeof w + s.len > ofi::kAmMax)
+    fatal("ARMCI", "signal payload of %u bytes exceeds the active-message size", s.len);
+  char* p = m.send_buf(b);
+  std::memcpy(p, &h, sizeof h);
+  std::memcpy(p + sizeof h, &w, sizeof w);
+  if (s.len) std::memcpy(p + sizeof h + sizeof w, s.data, s.len);
+  m.send_am(node, b, sizeof h + sizeof w + s.len, "signal");
+}
+
+void Ofi::lock(int node, uintptr_t lock_addr) {
+  OfiImpl& m = *impl_;
+  m.order(node, OpClass::Am);
+  uint32_t t = m.new_pending(node, AmOp::Lock);
+  int b = m.take_send_buf();
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::Lock);
+  h.origin = static_cast<uint32_t>(m.rt.me());
+  h.token = t;
+  h.arg0 = lock_addr;
+  std::memcpy(m.send_buf(b), &h, sizeof h);
+  m.send_am(node, b, sizeof h, "ARMCI_Lock");
+  m.wait_reply(t, "a mutex on another node");
+  m.pending[t].in_use = false;
+  m.free_pending.push_back(t);
+}
+
+void Ofi::unlock(int node, uintptr_t lock_addr) {
+  OfiImpl& m = *impl_;
+  // What was written under the lock is in place before the next holder runs.
+  armci::fence_all(m.rt);
+  m.order(node, OpClass::Am);
+  uint32_t t = m.new_pending(node, AmOp::Unlock);
+  int b = m.take_send_buf();
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::Unlock);
+  h.origin = static_cast<uint32_t>(m.rt.me());
+  h.token = t;
+  h.arg0 = lock_addr;
+  std::memcpy(m.send_buf(b), &h, sizeof h);
+  m.send_am(node, b, sizeof h, "ARMCI_Unlock");
+}
+
+}  // namespace armci::transport
