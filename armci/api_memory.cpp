@@ -15,22 +15,41 @@ int malloc_on(const Team& t, void* ptr_arr[], armci_size_t bytes, const char* ca
   return r.allocations.malloc(r, t, static_cast<std::size_t>(bytes), ptr_arr, call);
 }
 
+int malloc_default(const char* call, void* ptr_arr[], armci_size_t bytes) {
+  Runtime& r = checked_rt(call);
+  return malloc_on(r.groups.default_team(), ptr_arr, bytes, call);
+}
+
+int malloc_group(const char* call, void* ptr_arr[], armci_size_t bytes, ARMCI_Group* group) {
+  Runtime& r = checked_rt(call);
+  if (!group) bad_arg(call, "group is NULL");
+  return malloc_on(r.groups.team(*group, call), ptr_arr, bytes, call);
+}
+
+int free_default(const char* call, void* ptr) {
+  Runtime& r = checked_rt(call);
+  return r.allocations.free(r, r.groups.default_team(), ptr, call);
+}
+
+int free_group(const char* call, void* ptr, ARMCI_Group* group) {
+  Runtime& r = checked_rt(call);
+  if (!group) bad_arg(call, "group is NULL");
+  return r.allocations.free(r, r.groups.team(*group, call), ptr, call);
+}
+
 }  // namespace
 
 extern "C" {
 
 int ARMCI_Malloc(void* ptr_arr[], armci_size_t bytes) {
   ARMCI_API_TRY
-  Runtime& r = checked_rt("ARMCI_Malloc");
-  return malloc_on(r.groups.default_team(), ptr_arr, bytes, "ARMCI_Malloc");
+  return malloc_default("ARMCI_Malloc", ptr_arr, bytes);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
 int ARMCI_Malloc_group(void* ptr_arr[], armci_size_t bytes, ARMCI_Group* group) {
   ARMCI_API_TRY
-  Runtime& r = checked_rt("ARMCI_Malloc_group");
-  if (!group) bad_arg("ARMCI_Malloc_group", "group is NULL");
-  return malloc_on(r.groups.team(*group, "ARMCI_Malloc_group"), ptr_arr, bytes, "ARMCI_Malloc_group");
+  return malloc_group("ARMCI_Malloc_group", ptr_arr, bytes, group);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
@@ -38,8 +57,7 @@ int ARMCI_Malloc_group(void* ptr_arr[], armci_size_t bytes, ARMCI_Group* group) 
 int ARMCI_Malloc_memdev(void* ptr_arr[], armci_size_t bytes, const char* device) {
   (void)device;
   ARMCI_API_TRY
-  Runtime& r = checked_rt("ARMCI_Malloc_memdev");
-  return malloc_on(r.groups.default_team(), ptr_arr, bytes, "ARMCI_Malloc_memdev");
+  return malloc_default("ARMCI_Malloc_memdev", ptr_arr, bytes);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
@@ -47,41 +65,31 @@ int ARMCI_Malloc_group_memdev(void* ptr_arr[], armci_size_t bytes, ARMCI_Group* 
                               const char* device) {
   (void)device;
   ARMCI_API_TRY
-  const char* call = "ARMCI_Malloc_group_memdev";
-  Runtime& r = checked_rt(call);
-  if (!group) bad_arg(call, "group is NULL");
-  return malloc_on(r.groups.team(*group, call), ptr_arr, bytes, call);
+  return malloc_group("ARMCI_Malloc_group_memdev", ptr_arr, bytes, group);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
 int ARMCI_Free(void* ptr) {
   ARMCI_API_TRY
-  Runtime& r = checked_rt("ARMCI_Free");
-  return r.allocations.free(r, r.groups.default_team(), ptr, "ARMCI_Free");
+  return free_default("ARMCI_Free", ptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
 int ARMCI_Free_group(void* ptr, ARMCI_Group* group) {
   ARMCI_API_TRY
-  Runtime& r = checked_rt("ARMCI_Free_group");
-  if (!group) bad_arg("ARMCI_Free_group", "group is NULL");
-  return r.allocations.free(r, r.groups.team(*group, "ARMCI_Free_group"), ptr, "ARMCI_Free_group");
+  return free_group("ARMCI_Free_group", ptr, group);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
 int ARMCI_Free_memdev(void* ptr) {
   ARMCI_API_TRY
-  Runtime& r = checked_rt("ARMCI_Free_memdev");
-  return r.allocations.free(r, r.groups.default_team(), ptr, "ARMCI_Free_memdev");
+  return free_default("ARMCI_Free_memdev", ptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
 int ARMCI_Free_group_memdev(void* ptr, ARMCI_Group* group) {
   ARMCI_API_TRY
-  const char* call = "ARMCI_Free_group_memdev";
-  Runtime& r = checked_rt(call);
-  if (!group) bad_arg(call, "group is NULL");
-  return r.allocations.free(r, r.groups.team(*group, call), ptr, call);
+  return free_group("ARMCI_Free_group_memdev", ptr, group);
   ARMCI_API_CATCH(kErrBadArg)
 }
 

@@ -42,11 +42,12 @@ Request* Handles::for_handle(armci_hdl_t* h, int node) {
 }
 
 void Handles::release(armci_hdl_t* h) {
-  Request* r = lookup(*h);
+  const armci_hdl_t id = *h;
+  Request* r = lookup(id);
   *h = 0;
   if (!r) return;
   r->in_use = false;
-  free_.push_back(static_cast<uint32_t>(r - slots_.data()));
+  free_.push_back((static_cast<uint32_t>(id) & kSlotMask) - 1);
   --open_;
 }
 

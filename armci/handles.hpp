@@ -2,6 +2,7 @@
 // intra-node ones) never take a handle: the user's armci_hdl_t stays 0.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "armci/armci.h"
@@ -26,7 +27,7 @@ class Handles {
   std::size_t open() const { return open_; }
 
  private:
-  std::vector<Request> slots_;
+  std::deque<Request> slots_;  // stable addresses: the transport holds Request*
   std::vector<uint32_t> free_;
   std::size_t open_ = 0;
 };

@@ -5,6 +5,7 @@
 
 #include "armci/route.hpp"
 #include "armci/runtime.hpp"
+#include "transports/ofi/am_protocol.hpp"
 #include "common/log.hpp"
 
 namespace armci {
@@ -12,6 +13,7 @@ namespace armci {
 namespace {
 constexpr std::size_t kLine = 64;
 constexpr std::size_t kPieceHdr = 32;  // at slot + 32; data at slot + 64
+constexpr std::size_t kRemotePieceMax = transport::ofi::kSignalPayloadMax - kPieceHdr;
 std::size_t up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
 
 struct PieceHeader {
@@ -92,9 +94,11 @@ void Mailbox::send(uint32_t ctx, int tag, int to, const void* buf, std::size_t l
   const uintptr_t slot = area + off_slots_ + static_cast<std::size_t>(me_) * slot_stride_;
   auto* acked = reinterpret_cast<std::atomic<uint32_t>*>(my_area_ + off_ack_ + 4 * static_cast<std::size_t>(to));
   const bool local = route::local(to);
+  // Pieces to another node ride in one active message each.
+  const std::size_t piece = local ? slot_bytes_ : std::min(slot_bytes_, kRemotePieceMax);
   std::size_t off = 0;
   do {
-    const std::size_t n = std::min(slot_bytes_, len - off);
+    const std::size_t n = std::min(piece, len - off);
     uint32_t& seq = sent_seq_[static_cast<std::size_t>(to)];
     // The slot is free once the receiver acknowledged the previous piece;
     // meanwhile keep draining my own inbox so two senders cannot deadlock.

@@ -39,6 +39,9 @@ struct Completion {
 };
 
 void packed_strides(int levels, const int* count, int* out);
+// armci_read_strided (read: region -> buf) and armci_write_strided.
+int local_strided(const char* call, bool read, void* ptr, int levels, int* stride_arr, int* count,
+                  char* buf);
 
 // The flag store after the data, ordered; `flag` is in proc's memory.
 void set_flag(const char* call, int* flag, int value, int proc);

@@ -33,6 +33,16 @@ void packed_strides(int levels, const int* count, int* out) {
   }
 }
 
+int local_strided(const char* call, bool read, void* ptr, int levels, int* stride_arr, int* count,
+                  char* buf) {
+  check_strided(call, levels, count, stride_arr, stride_arr);
+  int packed[ARMCI_MAX_STRIDE_LEVEL];
+  packed_strides(levels, count, packed);
+  if (read) transport::shm::put_strided(ptr, buf, transport::StridedShape(levels, count, stride_arr, packed));
+  else transport::shm::put_strided(buf, ptr, transport::StridedShape(levels, count, packed, stride_arr));
+  return 0;
+}
+
 int puts(const char* call, void* src, int* ss, void* dst, int* ds, int* count, int levels, int proc,
          armci_hdl_t* h) {
   Runtime& r = checked_rt(call);
@@ -150,25 +160,13 @@ int ARMCI_PutS_flag_dir(void* src, int ss[], void* dst, int ds[], int count[], i
 // Local gather/scatter between a strided region and a contiguous buffer.
 int armci_read_strided(void* ptr, int levels, int stride_arr[], int count[], char* buf) {
   ARMCI_API_TRY
-  const char* call = "armci_read_strided";
-  check_strided(call, levels, count, stride_arr, stride_arr);
-  int packed[ARMCI_MAX_STRIDE_LEVEL];
-  rma::packed_strides(levels, count, packed);
-  transport::StridedShape t(levels, count, stride_arr, packed);
-  transport::shm::put_strided(ptr, buf, t);
-  return 0;
+  return rma::local_strided("armci_read_strided", true, ptr, levels, stride_arr, count, buf);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
 int armci_write_strided(void* ptr, int levels, int stride_arr[], int count[], char* buf) {
   ARMCI_API_TRY
-  const char* call = "armci_write_strided";
-  check_strided(call, levels, count, stride_arr, stride_arr);
-  int packed[ARMCI_MAX_STRIDE_LEVEL];
-  rma::packed_strides(levels, count, packed);
-  transport::StridedShape t(levels, count, packed, stride_arr);
-  transport::shm::put_strided(buf, ptr, t);
-  return 0;
+  return rma::local_strided("armci_write_strided", false, ptr, levels, stride_arr, count, buf);
   ARMCI_API_CATCH(kErrBadArg)
 }
 

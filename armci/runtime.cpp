@@ -123,6 +123,12 @@ Runtime::Runtime(const InitOptions& opts) {
       ofi->learn_node(n, base, off, size, k);
     }
   }
+  if (ofi) {
+    waiting.poll_network = [this] {
+      ofi->progress();
+      return ofi->busy();
+    };
+  }
   mailbox.init(*this, slot);
   groups.init(topo.nprocs(), topo.me);
   coll::barrier(*this, groups.world());
@@ -183,6 +189,7 @@ void Runtime::finalize_sequence() {
     std::string s = stats.text();
     std::fprintf(stderr, "armci-ofi [%d] stats: %s\n", topo.me, s.c_str());
   }
+  waiting.poll_network = nullptr;
   ofi.reset();
   heap->detach();
   if (agent) {

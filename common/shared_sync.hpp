@@ -86,28 +86,14 @@ struct Doorbell {
 
   template <typename Done>
   void wait(Done&& done, const char* call, const char* what) {
-    if (done()) return;
-    const WaitPolicy& p = wait_policy();
-    auto start = std::chrono::steady_clock::now();
-    auto spin_end = start + std::chrono::microseconds(p.spin_us);
-    unsigned n = 0;
-    for (;;) {
-      uint32_t seen = count.load(std::memory_order_seq_cst);
-      if (done()) return;
-      auto now = std::chrono::steady_clock::now();
-      if (now < spin_end) {
-        if ((++n & 15) == 0) sched_yield_hint();
-        continue;
-      }
-      sleepers.fetch_add(1, std::memory_order_seq_cst);
-      if (count.load(std::memory_order_seq_cst) == seen) futex_wait(&count, seen, 0.2);
-      sleepers.fetch_sub(1, std::memory_order_seq_cst);
-      if (done()) return;
-      double waited =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (p.check_health) p.check_health();
-      if (p.timeout_s > 0 && waited > p.timeout_s) wait_timed_out(call, what, waited);
-    }
+    spin_then_block(
+        done, [&] { return count.load(std::memory_order_seq_cst); },
+        [&](uint32_t seen) {
+          sleepers.fetch_add(1, std::memory_order_seq_cst);
+          if (count.load(std::memory_order_seq_cst) == seen) futex_wait(&count, seen, 0.2);
+          sleepers.fetch_sub(1, std::memory_order_seq_cst);
+        },
+        call, what);
   }
 };
 

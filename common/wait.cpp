@@ -35,6 +35,8 @@ void futex_wake(const std::atomic<uint32_t>* word, int count) {
 
 void sched_yield_hint() { sched_yield(); }
 
+void block_briefly() { std::this_thread::sleep_for(std::chrono::microseconds(50)); }
+
 void wait_timed_out(const char* call, const char* what, double seconds) {
   fatal(call, "gave up after %.0f s waiting for %s (ARMCI_TIMEOUT; a peer may have hung or died)",
         seconds, what);

@@ -19,6 +19,9 @@ struct WaitPolicy {
   double timeout_s = 600;
   // Called every slice while blocked; may abort the job (dead peer).
   std::function<void()> check_health;
+  // Drives the network while waiting; true if operations of ours are still
+  // in flight (then sleeps are short, since a peer may need our progress).
+  std::function<bool()> poll_network;
 };
 const WaitPolicy& wait_policy();  // from the runtime, or defaults before init
 
@@ -45,31 +48,47 @@ class Backoff {
 };
 
 void sched_yield_hint();
+void block_briefly();  // ~50 us nap
 [[noreturn]] void wait_timed_out(const char* call, const char* what, double seconds);
 
-// ---- implementation of the template ---------------------------------------
-template <typename Done>
-void wait_on_word(const std::atomic<uint32_t>* word, Done&& done, const char* call,
-                  const char* what) {
+// ---- implementation of the templates -------------------------------------
+// The common loop: poll done() for the spin window (yielding now and then),
+// then block(seen) in slices; `seen` is the word's value read before done().
+template <typename Done, typename Load, typename Block>
+void spin_then_block(Done&& done, Load&& load, Block&& block, const char* call, const char* what) {
   if (done()) return;
   const WaitPolicy& p = wait_policy();
   auto start = std::chrono::steady_clock::now();
   auto spin_end = start + std::chrono::microseconds(p.spin_us);
   unsigned n = 0;
   for (;;) {
-    uint32_t seen = word->load(std::memory_order_acquire);
+    uint32_t seen = load();
     if (done()) return;
-    auto now = std::chrono::steady_clock::now();
-    if (now < spin_end) {
+    const bool in_flight = p.poll_network && p.poll_network();
+    if (std::chrono::steady_clock::now() < spin_end) {
       if ((++n & 15) == 0) sched_yield_hint();
       continue;
     }
-    futex_wait(word, seen, 0.2);
+    if (in_flight) {
+      sched_yield_hint();  // keep our own traffic moving: no long sleep
+      if ((++n & 63) == 0) block_briefly();
+      if (done()) return;
+    } else {
+      block(seen);
+    }
     if (done()) return;
     double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (p.check_health) p.check_health();
     if (p.timeout_s > 0 && waited > p.timeout_s) wait_timed_out(call, what, waited);
   }
+}
+
+template <typename Done>
+void wait_on_word(const std::atomic<uint32_t>* word, Done&& done, const char* call,
+                  const char* what) {
+  spin_then_block(
+      done, [&] { return word->load(std::memory_order_acquire); },
+      [&](uint32_t seen) { futex_wait(word, seen, 0.2); }, call, what);
 }
 
 }  // namespace armci

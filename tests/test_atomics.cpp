@@ -20,8 +20,9 @@ class Atomics : public mp::MpTest {};
 TEST_F(Atomics, FetchAndAddIntUnique) {
   const int P = nproc(), target = P - 1;
   // Many rounds on the target's node, so the processes overlap even when they
-  // time-slice one core; fewer from other nodes (a remote Rmw takes ~100 us).
-  const int K = ARMCI_Same_node(target) ? 100000 : 3000;
+  // time-slice one core; fewer from other nodes (a remote Rmw is a round trip:
+  // ~0.1 ms with tcp;ofi_rxm, ~10 ms with the sockets provider).
+  const int K = ARMCI_Same_node(target) ? 100000 : 300;
   const auto ks = mp::allgather(static_cast<long>(K));
   long N = 0;
   for (long k : ks) N += k;
@@ -49,7 +50,7 @@ TEST_F(Atomics, FetchAndAddIntUnique) {
 // starts above 2^32, on every process: sorted, the fetched values form one
 // chain in which each step is the increment of whoever fetched the lower value.
 TEST_F(Atomics, FetchAndAddLongChain) {
-  const int P = nproc(), K = 150;
+  const int P = nproc(), K = armci_domain_count(ARMCI_DOMAIN_SMP) == 1 ? 150 : 40;
   const long start = (5L << 32) + 17;
   mp::Shared<long> a(1);
   *a.mine() = start;
@@ -88,7 +89,7 @@ TEST_F(Atomics, FetchAndAddLongChain) {
 // exactly once, either fetched by somebody or left in the location.
 template <typename T>
 void swap_chain(int op, T initial, T (*token)(int r, int k)) {
-  const int P = nproc(), K = 200;
+  const int P = nproc(), K = armci_domain_count(ARMCI_DOMAIN_SMP) == 1 ? 200 : 40;
   mp::Shared<T> a(1);
   *a.mine() = initial;
   ARMCI_Barrier();
@@ -123,7 +124,8 @@ TEST_F(Atomics, SwapLong) {
 // Mutexes: process p creates p+1 of them.  A counter per (target, mutex) is
 // incremented with Get/modify/Put under the lock: no update may be lost.
 TEST_F(Atomics, MutexProtectedCounters) {
-  const int P = nproc(), K = 400;
+  // Fewer rounds when the counters are mostly on other nodes (round trips).
+  const int P = nproc(), K = armci_domain_count(ARMCI_DOMAIN_SMP) == 1 ? 400 : 40;
   for (int round = 0; round < 2; ++round) {
     const int mine = round == 0 ? me() + 1 : 3 + (me() % 2);  // unequal, then different again
     EXPECT_EQ(ARMCI_Create_mutexes(mine), 0);

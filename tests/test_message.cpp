@@ -284,7 +284,9 @@ void check_sel(int type, int scope, const char* op, bool all_tie) {
   auto key = [&](int r) { return static_cast<T>(all_tie ? 7 : (r * 5) % 3); };  // ties on purpose
   auto contributes = [&](int r) { return all_tie ? r != 1 || nproc() <= 2 : r % 3 != 1 || nproc() == 1; };
   Rec x{key(me()), me(), {me() * 10L, me() * 20L, -me() * 1L}};
-  armci_msg_sel_scope(scope, &x, static_cast<int>(sizeof x), mp::op(op), type, contributes(me()) ? 1 : 0);
+  const int c = contributes(me()) ? 1 : 0;
+  if (scope == SCOPE_ALL && type == ARMCI_DOUBLE) armci_msg_sel(&x, static_cast<int>(sizeof x), mp::op(op), type, c);
+  else armci_msg_sel_scope(scope, &x, static_cast<int>(sizeof x), mp::op(op), type, c);
   int best = -1;
   for (int r : scope_ranks(scope)) {
     if (!contributes(r)) continue;

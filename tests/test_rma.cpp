@@ -38,7 +38,7 @@ TEST_F(Rma, PutGetSizes) {
   mp::Shared<unsigned char> a(kMax);
   const int sizes[] = {1, 3, 8, 1000, 4099, 65536 + 5, 1 << 20};
   for (int k = 0; k < 7; ++k) {
-    const std::size_t n = static_cast<std::size_t>(sizes[k]), off = static_cast<std::size_t>(k % 7 + 1);
+    const std::size_t n = static_cast<std::size_t>(sizes[k]), off = static_cast<std::size_t>(k + 1);
     std::memset(a.mine(), 0xEE, kMax);
     ARMCI_Barrier();
     auto src = pattern(me(), k, n);

@@ -32,14 +32,6 @@ struct AgentCtx {
   int buf;
 };
 
-EndpointOptions agent_options(Runtime& rt) {
-  EndpointOptions o;
-  o.provider = rt.knobs.OFI_PROVIDER;
-  o.atomics = rt.knobs.OFI_ATOMICS;
-  o.force_mr_local = rt.knobs.OFI_MR_LOCAL;
-  o.role = "node agent";
-  return o;
-}
 }  // namespace
 
 struct OfiAgentImpl {
@@ -79,7 +71,7 @@ struct OfiAgentImpl {
   void check_waiters();
 };
 
-OfiAgentImpl::OfiAgentImpl(Runtime& r) : rt(r), ep(agent_options(r)) {
+OfiAgentImpl::OfiAgentImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "node agent")) {
   recv_mem.resize(kRecvBufs * kAmMax);
   send_mem.resize(kSendBufs * kAmMax);
   if (ep.caps.mr_local) {

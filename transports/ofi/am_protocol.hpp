@@ -6,7 +6,12 @@
 
 namespace armci::transport::ofi {
 
-inline constexpr std::size_t kAmMax = 32 * 1024;  // largest message either way
+// Largest message either way.  Small enough to stay under the eager limit of
+// the message protocols (rxm: 16 KiB), so a send completes without the
+// receiver's help and never waits for a peer that is asleep.
+inline constexpr std::size_t kAmMax = 8 * 1024;
+// Room for a signal's payload (mailbox pieces) in one active message.
+inline constexpr std::size_t kSignalPayloadMax = kAmMax - 256;
 
 enum class AmOp : uint16_t {
   Acc = 1,     // pieces + data: dst += scale * src under the node's stripe locks

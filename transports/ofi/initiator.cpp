@@ -16,17 +16,9 @@ constexpr int kSendBufs = 64;
 constexpr int kReplyBufs = 32;
 constexpr uint64_t kLocalKeyBase = uint64_t{1} << 32;  // keys of local-only registrations
 
-ofi::EndpointOptions options(Runtime& rt) {
-  ofi::EndpointOptions o;
-  o.provider = rt.knobs.OFI_PROVIDER;
-  o.atomics = rt.knobs.OFI_ATOMICS;
-  o.force_mr_local = rt.knobs.OFI_MR_LOCAL;
-  o.role = "initiator";
-  return o;
-}
 }  // namespace
 
-OfiImpl::OfiImpl(Runtime& r) : rt(r), ep(options(r)), caps(ep.caps) {
+OfiImpl::OfiImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "initiator")), caps(ep.caps) {
   nodes.resize(static_cast<std::size_t>(rt.topo.nnodes));
   segs.resize(rt.topo.nnodes);
   inject_limit = caps.inject;
@@ -207,19 +199,10 @@ bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
   if (segs.find(node, addr)) return true;
   // Not exchanged with us yet: ask the node's agent (cached afterwards).
   ++rt.stats.seg_queries;
-  uint32_t t = new_pending(node, AmOp::SegQuery);
-  int b = take_send_buf();
-  AmHeader h{};
-  h.op = static_cast<uint16_t>(AmOp::SegQuery);
-  h.origin = static_cast<uint32_t>(rt.me());
-  h.token = t;
-  h.arg0 = addr;
-  std::memcpy(send_buf(b), &h, sizeof h);
-  send_am(node, b, sizeof h, "segment query");
+  uint32_t t = control_am(node, AmOp::SegQuery, 0, addr, 0, "segment query");
   wait_reply(t, "a segment description from another node's agent");
   const ReplyHeader r = pending[t].reply;
-  pending[t].in_use = false;
-  free_pending.push_back(t);
+  free_token(t);
   if (r.status != 0) return false;
   segs.add(node, {r.a, r.b, r.c});
   return true;
@@ -305,6 +288,12 @@ void Ofi::wait_all() {
 }
 
 void Ofi::progress() { impl_->progress(); }
+
+bool Ofi::busy() const {
+  for (const NodeState& s : impl_->nodes)
+    if (s.writes || s.reads || s.ams || s.atomics || s.implicit) return true;
+  return impl_->free_send.size() != kSendBufs;  // sends not yet complete
+}
 std::string Ofi::describe() const {
   std::string d = impl_->caps.describe();
   if (impl_->caps.atomics) d += "\n  native atomics: " + impl_->native.describe();

@@ -117,6 +117,9 @@ struct OfiImpl {
 
   // Active messages (initiator_am.cpp)
   uint32_t new_pending(int node, AmOp op);
+  // A header-only active message; returns its token.
+  uint32_t control_am(int node, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1, const char* what);
+  void free_token(uint32_t t);
   void send_am(int node, int buf, std::size_t len, const char* what);
   void wait_reply(uint32_t token, const char* what);
   void pieces_am(int node, AmOp op, int type, const void* scale, const std::vector<Ofi::Piece>& p,
@@ -127,13 +130,14 @@ struct OfiImpl {
   void native_acc(int node, int type, const void* scale, const std::vector<Ofi::Piece>& p);
   bool native_rmw(int node, int op, void* ploc, uintptr_t prem, long extra);
 
-  // RMA (initiator_rma.cpp)
-  void write(int node, const void* src, uintptr_t dst, std::size_t n, Request* req);
-  void read(int node, uintptr_t src, void* dst, std::size_t n, Request* req);
-  void write_iov(int node, const std::vector<Ofi::Piece>& p, std::size_t first, std::size_t count,
-                 Request* req);
-  void read_iov(int node, const std::vector<Ofi::Piece>& p, std::size_t first, std::size_t count,
-                Request* req);
+  // RMA (initiator_rma.cpp): is_write picks put or get; `local` is the
+  // source of a put and the destination of a get.
+  void rma(bool is_write, int node, const void* local, uintptr_t remote_addr, std::size_t n, Request* req);
+  void rma_iov(bool is_write, int node, const std::vector<Ofi::Piece>& p, std::size_t first,
+               std::size_t count, Request* req);
+  void pieces(bool is_write, int node, const std::vector<Ofi::Piece>& p, Request* req);
+  void post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_iov* rma, std::size_t count,
+                OpCtx* c, uint64_t flags, std::size_t bytes);
 };
 
 // Pieces (local, remote, bytes) of a strided transfer.

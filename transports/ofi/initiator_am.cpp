@@ -38,6 +38,27 @@ uint32_t OfiImpl::new_pending(int node, AmOp op) {
   return t;
 }
 
+uint32_t OfiImpl::control_am(int node, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1,
+                             const char* what) {
+  uint32_t t = new_pending(node, op);
+  int b = take_send_buf();
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(op);
+  h.type = type;
+  h.origin = static_cast<uint32_t>(rt.me());
+  h.token = t;
+  h.arg0 = arg0;
+  h.arg1 = arg1;
+  std::memcpy(send_buf(b), &h, sizeof h);
+  send_am(node, b, sizeof h, what);
+  return t;
+}
+
+void OfiImpl::free_token(uint32_t t) {
+  pending[t].in_use = false;
+  free_pending.push_back(t);
+}
+
 void OfiImpl::send_am(int node, int buf, std::size_t len, const char* what) {
   void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
   char* p = send_buf(buf);
@@ -90,9 +111,8 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
     case AmOp::Signal:
     case AmOp::Unlock:
       // Nobody waits for these individually: fences count them.
-      p.in_use = false;
       p.scatter.clear();
-      free_pending.push_back(static_cast<uint32_t>(r.token));
+      free_token(static_cast<uint32_t>(r.token));
       break;
     default:
       break;  // the waiter reads the reply and frees the entry
@@ -183,25 +203,16 @@ void Ofi::rmw(int node, int op, void* ploc, uintptr_t prem, long extra) {
   OfiImpl& m = *impl_;
   if (native_rmw(op) && m.native_rmw(node, op, ploc, prem, extra)) return;
   m.order(node, OpClass::Am);
-  uint32_t t = m.new_pending(node, AmOp::Rmw);
-  int b = m.take_send_buf();
-  AmHeader h{};
-  h.op = static_cast<uint16_t>(AmOp::Rmw);
-  h.type = static_cast<uint16_t>(op);
-  h.origin = static_cast<uint32_t>(m.rt.me());
-  h.token = t;
-  h.arg0 = prem;
-  if (op == ARMCI_SWAP) h.arg1 = static_cast<uint64_t>(static_cast<int64_t>(*static_cast<int*>(ploc)));
-  else if (op == ARMCI_SWAP_LONG) h.arg1 = static_cast<uint64_t>(*static_cast<long*>(ploc));
-  else h.arg1 = static_cast<uint64_t>(extra);
-  std::memcpy(m.send_buf(b), &h, sizeof h);
-  m.send_am(node, b, sizeof h, "ARMCI_Rmw");
+  uint64_t operand;
+  if (op == ARMCI_SWAP) operand = static_cast<uint64_t>(static_cast<int64_t>(*static_cast<int*>(ploc)));
+  else if (op == ARMCI_SWAP_LONG) operand = static_cast<uint64_t>(*static_cast<long*>(ploc));
+  else operand = static_cast<uint64_t>(extra);
+  uint32_t t = m.control_am(node, AmOp::Rmw, static_cast<uint16_t>(op), prem, operand, "ARMCI_Rmw");
   m.wait_reply(t, "the result of ARMCI_Rmw on another node");
   uint64_t old = m.pending[t].reply.value;
   if (op == ARMCI_FETCH_AND_ADD || op == ARMCI_SWAP) *static_cast<int*>(ploc) = static_cast<int>(old);
   else *static_cast<long*>(ploc) = static_cast<long>(old);
-  m.pending[t].in_use = false;
-  m.free_pending.push_back(t);
+  m.free_token(t);
 }
 
 void Ofi::signal(int node, const Signal& s) {
@@ -227,18 +238,9 @@ void Ofi::signal(int node, const Signal& s) {
 void Ofi::lock(int node, uintptr_t lock_addr) {
   OfiImpl& m = *impl_;
   m.order(node, OpClass::Am);
-  uint32_t t = m.new_pending(node, AmOp::Lock);
-  int b = m.take_send_buf();
-  AmHeader h{};
-  h.op = static_cast<uint16_t>(AmOp::Lock);
-  h.origin = static_cast<uint32_t>(m.rt.me());
-  h.token = t;
-  h.arg0 = lock_addr;
-  std::memcpy(m.send_buf(b), &h, sizeof h);
-  m.send_am(node, b, sizeof h, "ARMCI_Lock");
+  uint32_t t = m.control_am(node, AmOp::Lock, 0, lock_addr, 0, "ARMCI_Lock");
   m.wait_reply(t, "a mutex on another node");
-  m.pending[t].in_use = false;
-  m.free_pending.push_back(t);
+  m.free_token(t);
 }
 
 void Ofi::unlock(int node, uintptr_t lock_addr) {
@@ -246,15 +248,7 @@ void Ofi::unlock(int node, uintptr_t lock_addr) {
   // What was written under the lock is in place before the next holder runs.
   armci::fence_all(m.rt);
   m.order(node, OpClass::Am);
-  uint32_t t = m.new_pending(node, AmOp::Unlock);
-  int b = m.take_send_buf();
-  AmHeader h{};
-  h.op = static_cast<uint16_t>(AmOp::Unlock);
-  h.origin = static_cast<uint32_t>(m.rt.me());
-  h.token = t;
-  h.arg0 = lock_addr;
-  std::memcpy(m.send_buf(b), &h, sizeof h);
-  m.send_am(node, b, sizeof h, "ARMCI_Unlock");
+  m.control_am(node, AmOp::Unlock, 0, lock_addr, 0, "ARMCI_Unlock");
 }
 
 }  // namespace armci::transport

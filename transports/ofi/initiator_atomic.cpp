@@ -31,6 +31,21 @@ fi_datatype fi_type(int optype) {
 
 int slot(int optype) { return optype - ARMCI_ACC_INT; }
 
+fi_msg_atomic atomic_msg(const fi_ioc* ioc, void** desc, int node, const fi_rma_ioc* rma,
+                         fi_datatype dt, fi_op op, OpCtx* c) {
+  fi_msg_atomic msg{};
+  msg.msg_iov = ioc;
+  msg.desc = desc;
+  msg.iov_count = 1;
+  msg.addr = static_cast<fi_addr_t>(node);
+  msg.rma_iov = rma;
+  msg.rma_iov_count = 1;
+  msg.datatype = dt;
+  msg.op = op;
+  msg.context = &c->fi;
+  return msg;
+}
+
 }  // namespace
 
 std::string NativeAtomics::describe() const {
@@ -79,16 +94,7 @@ void OfiImpl::native_acc(int node, int type, const void* scale, const std::vecto
       fi_ioc ioc{tmp, len / es};
       void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
       fi_rma_ioc rma{raddr, len / es, key};
-      fi_msg_atomic msg{};
-      msg.msg_iov = &ioc;
-      msg.desc = &desc;
-      msg.iov_count = 1;
-      msg.addr = static_cast<fi_addr_t>(node);
-      msg.rma_iov = &rma;
-      msg.rma_iov_count = 1;
-      msg.datatype = fi_type(type);
-      msg.op = FI_SUM;
-      msg.context = &c->fi;
+      fi_msg_atomic msg = atomic_msg(&ioc, &desc, node, &rma, fi_type(type), FI_SUM, c);
       ++nodes[static_cast<std::size_t>(node)].atomics;
       post([&] { return fi_atomicmsg(ep.ep, &msg, FI_DELIVERY_COMPLETE | FI_COMPLETION); }, node,
            "fi_atomicmsg");
@@ -124,16 +130,8 @@ bool OfiImpl::native_rmw(int node, int op, void* ploc, uintptr_t prem, long extr
   void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
   void* rdesc = desc;
   fi_rma_ioc rma{raddr, 1, key};
-  fi_msg_atomic msg{};
-  msg.msg_iov = &ioc;
-  msg.desc = &desc;
-  msg.iov_count = 1;
-  msg.addr = static_cast<fi_addr_t>(node);
-  msg.rma_iov = &rma;
-  msg.rma_iov_count = 1;
-  msg.datatype = is_long ? FI_INT64 : FI_INT32;
-  msg.op = (op == ARMCI_SWAP || op == ARMCI_SWAP_LONG) ? FI_ATOMIC_WRITE : FI_SUM;
-  msg.context = &c->fi;
+  fi_msg_atomic msg = atomic_msg(&ioc, &desc, node, &rma, is_long ? FI_INT64 : FI_INT32,
+                                 (op == ARMCI_SWAP || op == ARMCI_SWAP_LONG) ? FI_ATOMIC_WRITE : FI_SUM, c);
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   ++s.atomics;
   post([&] { return fi_fetch_atomicmsg(ep.ep, &msg, &result, &rdesc, 1, FI_COMPLETION); }, node,

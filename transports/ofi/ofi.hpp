@@ -26,6 +26,11 @@ struct Request;
 namespace armci::transport {
 
 struct OfiImpl;
+namespace ofi {
+struct EndpointOptions;
+}
+// Endpoint settings from the ARMCI_OFI_* knobs.
+ofi::EndpointOptions endpoint_options(Runtime& rt, const char* role);
 
 class Ofi {
  public:
@@ -79,6 +84,8 @@ class Ofi {
   void wait_node(int node);  // local completion of implicit operations
   void wait_all();
   void progress();
+  // Operations of this process still in flight (sends, RMA, unanswered AMs).
+  bool busy() const;
 
   std::string describe() const;  // provider, limits, registrations
   std::size_t key_table_entries() const;

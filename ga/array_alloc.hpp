@@ -1,0 +1,15 @@
+// Allocation and destruction of arrays (collective over the array's group).
+#pragma once
+#include "ga/array.hpp"
+
+namespace ga {
+
+// Checks the description and allocates; false if memory ran out.
+bool allocate(const char* call, Array& a);
+void destroy(const char* call, Array& a);
+// Barrier (with fences) over the array's group, honouring GA_Mask_sync.
+void sync_begin(const Array& a);
+void sync_end(const Array& a);
+void group_sync(const Array& a);
+
+}  // namespace ga
