@@ -202,6 +202,7 @@ void Runtime::finalize_sequence() {
       b.pause();
     }
     agent->stop();
+    verbose(2, "node agent loop: %s", agent->counters().c_str());
   }
   heap.reset();
   ofi_agent.reset();

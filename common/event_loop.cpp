@@ -22,6 +22,7 @@ EventLoop::EventLoop(long poll_us) : poll_us_(poll_us) {
     uint64_t v;
     while (read(wake_fd_, &v, sizeof v) > 0) {
     }
+    return true;
   });
 }
 
@@ -101,6 +102,7 @@ void EventLoop::run() {
   epoll_event evs[32];
   unsigned iter = 0, idle = 0;
   while (!stop_.load(std::memory_order_acquire)) {
+    ++iterations_;
     bool worked = false;
     for (auto& [p, t] : pollers_) worked |= p();
     auto now = clock::now();
@@ -124,6 +126,7 @@ void EventLoop::run() {
       for (auto& [p, t] : pollers_)
         if (t && !t()) can_sleep = false;
       timeout_ms = can_sleep ? -1 : 1;
+      ++(can_sleep ? sleeps_ : refused_sleeps_);
     }
     int n = epoll_wait(ep_, evs, 32, timeout_ms);
     if (n < 0) {
@@ -131,17 +134,25 @@ void EventLoop::run() {
       fatal("node agent", "epoll_wait: %s", std::strerror(errno));
     }
     if (timeout_ms != 0) wakeups_.fetch_add(1, std::memory_order_relaxed);
+    bool fd_work = false;
     for (int i = 0; i < n; ++i) {
       auto it = handlers_.find(evs[i].data.fd);
       if (it != handlers_.end()) {
         auto h = it->second;  // the handler may remove itself
-        h(evs[i].events);
+        fd_work |= h(evs[i].events);
       }
     }
     drain_tasks();
-    if (n > 0) busy_until = clock::now() + std::chrono::microseconds(poll_us_);
+    // Only real work keeps us polling: a wait fd may stay readable until the
+    // next fi_trywait, which would otherwise keep the loop busy forever.
+    if (fd_work) busy_until = clock::now() + std::chrono::microseconds(poll_us_);
   }
   drain_tasks();
+}
+
+std::string EventLoop::counters() const {
+  return "iterations=" + std::to_string(iterations_) + " sleeps=" + std::to_string(sleeps_) +
+         " refused_sleeps=" + std::to_string(refused_sleeps_) + " wakeups=" + std::to_string(wakeups());
 }
 
 }  // namespace armci

@@ -9,13 +9,15 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <string>
 #include <vector>
 
 namespace armci {
 
 class EventLoop {
  public:
-  using FdHandler = std::function<void(uint32_t events)>;
+  // Returns true if it found work (keeps the loop polling a little longer).
+  using FdHandler = std::function<bool(uint32_t events)>;
   // Returns true if it found work (keeps the loop polling a little longer).
   using Poller = std::function<bool()>;
   // Returns true if it is safe to sleep in epoll (libfabric's fi_trywait).
@@ -40,6 +42,7 @@ class EventLoop {
   void stop();  // any thread but the loop's; joins
   bool in_loop_thread() const { return std::this_thread::get_id() == thread_.get_id(); }
   unsigned long wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
+  std::string counters() const;  // iterations, sleeps, refused sleeps
 
  private:
   void run();
@@ -53,6 +56,7 @@ class EventLoop {
   std::vector<std::function<void()>> tasks_;
   std::atomic<bool> stop_{false};
   std::atomic<unsigned long> wakeups_{0};
+  unsigned long iterations_ = 0, sleeps_ = 0, refused_sleeps_ = 0;
   std::thread thread_;
 };
 

@@ -316,12 +316,15 @@ void merge_distr_patch(const char* call, Array& a, const Box& src, Array& b, con
       if (!r.same_node(b.owner_world[static_cast<std::size_t>(o)])) remote += q.elems() * static_cast<long>(b.elem);
     });
     m.full += remote;
+    // How many node copies this node's values stand for (0: none).
     const TilePlan p = plan_tile(a, all, t);
-    if (std::find(p.contrib.begin(), p.contrib.end(), m.my_node) == p.contrib.end() && !p.local_scale) continue;
+    long k = 0;
+    if (p.local_scale) k = m.my_node == 0 ? m.nnodes() : 0;  // node 0 speaks for all equal copies
+    else if (std::find(p.contrib.begin(), p.contrib.end(), m.my_node) != p.contrib.end())
+      k = p.rep == m.my_node ? p.scale : 1;
+    if (k == 0) continue;
     bufs.emplace_back(static_cast<std::size_t>(piece.elems()) * a.elem);
     get_box(a, piece, bufs.back().data());
-    if (p.local_scale && m.my_node != 0) continue;  // node 0 speaks for all equal copies
-    const long k = p.local_scale ? m.nnodes() : (p.rep == m.my_node ? p.scale : 1);
     if (k != 1) scale_by_count(a.type, bufs.back().data(), piece.elems(), k);
     acc_box(b, target, bufs.back().data(), one.data(), &hs);
     m.moved += remote;

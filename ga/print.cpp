@@ -2,7 +2,9 @@
 // prints (for mirrored arrays: its node's copy and layout).
 #include <complex>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ga/array_alloc.hpp"

@@ -38,7 +38,10 @@ HeapService::HeapService(EventLoop& loop, HeapConfig cfg, DeathHook on_death)
   for (auto& lp : ctl_->procs) lp.numa_node.store(-1);
 
   listen_fd_ = ctl_listen(sock_name_);
-  loop_.add_fd(listen_fd_, EPOLLIN, [this](uint32_t) { on_accept(); });
+  loop_.add_fd(listen_fd_, EPOLLIN, [this](uint32_t) {
+    on_accept();
+    return true;
+  });
 }
 
 HeapService::~HeapService() {
@@ -65,7 +68,10 @@ void HeapService::on_accept() {
   int fd = ctl_accept(listen_fd_);
   if (fd < 0) return;
   peers_[fd].fd = fd;
-  loop_.add_fd(fd, EPOLLIN | EPOLLRDHUP, [this, fd](uint32_t ev) { on_peer(fd, ev); });
+  loop_.add_fd(fd, EPOLLIN | EPOLLRDHUP, [this, fd](uint32_t ev) {
+    on_peer(fd, ev);
+    return true;
+  });
 }
 
 void HeapService::on_peer(int fd, uint32_t events) {

@@ -302,7 +302,7 @@ std::string OfiAgent::address() const { return impl_->ep.name(); }
 
 void OfiAgent::attach(EventLoop& loop) {
   OfiAgentImpl* m = impl_.get();
-  if (m->ep.wait_fd() >= 0) loop.add_fd(m->ep.wait_fd(), EPOLLIN, [m](uint32_t) { m->poll(); });
+  if (m->ep.wait_fd() >= 0) loop.add_fd(m->ep.wait_fd(), EPOLLIN, [m](uint32_t) { return m->poll(); });
   loop.add_poller([m] { return m->poll(); }, [m] { return m->backlog.empty() && m->ep.trywait(); });
 }
 

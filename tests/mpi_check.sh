@@ -1,0 +1,15 @@
+#!/bin/sh
+# ARMCI and MPI in one program, on one node and across 2 virtual nodes.
+build=$1
+if [ ! -x "$build/tests/mpi_interop" ]; then
+  echo "SKIP mpi_interop: built without MPI (configure found no MPI)"
+  exit 0
+fi
+for cfg in "1 4" "2 4"; do
+  set -- $cfg
+  out=$(ARMCI_VNODES=$1 FI_TCP_IFACE=lo timeout 120 "$build/armcirun" -n "$2" "$build/tests/mpi_interop" 2>&1 </dev/null)
+  rc=$?
+  echo "$out" | grep -E '^(PASS|FAIL)' | sed "s/\$/ (np=$2 vnodes=$1)/"
+  [ $rc -ne 0 ] && ! echo "$out" | grep -q '^FAIL' && echo "FAIL mpi_interop: exit $rc (np=$2 vnodes=$1)" && echo "$out" | tail -5
+done
+exit 0
