@@ -138,9 +138,10 @@ bool allocate(const char* call, Array& a) {
   return true;
 }
 
+// ARMCI_Free_group fences and agrees on the pointers collectively, so no
+// process frees before the others' operations on the array are complete.
 void destroy(const char* call, Array& a) {
   (void)call;
-  group_sync(a);
   if (a.mirrored()) free_mirror_states(a);
   ARMCI_Free_group(a.ptrs[static_cast<std::size_t>(a.my_rank)], &a.armci_group);
   a.allocated = false;

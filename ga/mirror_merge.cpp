@@ -153,9 +153,15 @@ TilePlan plan_tile(const Array& a, const std::vector<std::uint64_t>& all, int t)
 }  // namespace
 
 void merge_mirrored(Array& a) {
-  if (!a.mirrored()) return;
+  if (!a.mirrored()) {
+    group_sync(a);  // one copy: nothing to sum, but still a collective point
+    return;
+  }
   Mirror& m = *a.mirror;
-  group_sync(a);
+  // Writes to node copies are node-local; once fenced, the gather of the
+  // dirty bitmaps (an allreduce: it returns only when every process has
+  // contributed) doubles as the entry barrier.
+  ARMCI_AllFence();
   const std::vector<std::uint64_t> all = gather_dirty(a);
   // Everybody on this node has read the bitmap once the gather returned.
   const auto& mine = m.node_members[static_cast<std::size_t>(m.my_node)];

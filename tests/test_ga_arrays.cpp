@@ -3,6 +3,7 @@
 // checked put/get/acc, direct access to this node's blocks, cluster ids.
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "ga_test.hpp"
 
@@ -85,7 +86,9 @@ TEST_F(GaArrays, CreateInquireDuplicateDestroy) {
   for (int p = 0; p < GA_Nnodes(); ++p) {
     int lo[3], hi[3];
     NGA_Distribution(k, p, lo, hi);
-    if (lo[0] >= 0) EXPECT_TRUE(lo[1] == 0 && hi[1] == 5) << "chunk[1]=6 keeps dimension 1 whole";
+    if (lo[0] >= 0) {
+      EXPECT_TRUE(lo[1] == 0 && hi[1] == 5) << "chunk[1]=6 keeps dimension 1 whole";
+    }
   }
   expect_partition(k, 3, dk, GA_Nnodes());
   GA_Destroy(k);
@@ -168,73 +171,117 @@ TEST_F(GaArrays, IrregularDistributionAndLocate) {
 
 namespace {
 
+// One array of type T and ndim dimensions: the last rank puts a pattern,
+// everybody reads an interior patch, then accumulates 2 everywhere, then
+// checks.  The steps of several arrays share their syncs.
+struct Roundtrip {
+  virtual ~Roundtrip() = default;
+  virtual void put() = 0;
+  virtual void get() = 0;
+  virtual void acc() = 0;
+  virtual void check() = 0;
+};
+
 template <typename T>
-void roundtrip(int type, int ndim) {
-  static const int kDims[7][7] = {{37}, {9, 7}, {5, 4, 3}, {3, 3, 3, 2}, {2, 3, 2, 2, 3},
-                                  {2, 2, 2, 2, 2, 3}, {2, 2, 2, 2, 2, 2, 3}};
-  int dims[GA_MAX_DIM], lo[GA_MAX_DIM], hi[GA_MAX_DIM];
-  long total = 1;
-  for (int d = 0; d < ndim; ++d) {
-    dims[d] = kDims[ndim - 1][d];
-    lo[d] = 0;
-    hi[d] = dims[d] - 1;
-    total *= dims[d];
-  }
-  GA g(NGA_Create(type, ndim, dims, gat::op("rt"), nullptr));
-  std::vector<T> all(static_cast<std::size_t>(total));
-  for (long i = 0; i < total; ++i) all[static_cast<std::size_t>(i)] = gat::pattern<T>(i, ndim);
-  auto ld = gat::tight_ld(ndim, lo, hi);
-  if (me() == nproc() - 1) NGA_Put(g, lo, hi, all.data(), ld.data());
-  GA_Sync();
-  // Every process reads an interior patch and accumulates 2*one into all.
-  int plo[GA_MAX_DIM], phi[GA_MAX_DIM];
-  long pn = 1;
-  for (int d = 0; d < ndim; ++d) {
-    plo[d] = dims[d] > 2 ? 1 : 0;
-    phi[d] = dims[d] - 1;
-    pn *= phi[d] - plo[d] + 1;
-  }
-  std::vector<T> part(static_cast<std::size_t>(pn));
-  auto pld = gat::tight_ld(ndim, plo, phi);
-  NGA_Get(g, plo, phi, part.data(), pld.data());
-  long bad = 0, k = 0;
-  int idx[GA_MAX_DIM];
-  std::copy(plo, plo + ndim, idx);
-  for (;; ++k) {
-    bad += part[static_cast<std::size_t>(k)] != all[static_cast<std::size_t>(gat::linear(ndim, dims, idx))];
-    int d = ndim - 1;
-    for (; d >= 0; --d) {
-      if (++idx[d] <= phi[d]) break;
-      idx[d] = plo[d];
+class RoundtripOf : public Roundtrip {
+ public:
+  RoundtripOf(int type, int ndim) : type_(type), ndim_(ndim) {
+    static const int kDims[7][7] = {{37}, {9, 7}, {5, 4, 3}, {3, 3, 3, 2}, {2, 3, 2, 2, 3},
+                                    {2, 2, 2, 2, 2, 3}, {2, 2, 2, 2, 2, 2, 3}};
+    total_ = 1;
+    for (int d = 0; d < ndim; ++d) {
+      dims_[d] = kDims[ndim - 1][d];
+      lo_[d] = 0;
+      hi_[d] = dims_[d] - 1;
+      total_ *= dims_[d];
     }
-    if (d < 0) break;
+    g_ = NGA_Create(type, ndim, dims_, gat::op("rt"), nullptr);
+    all_.resize(static_cast<std::size_t>(total_));
+    for (long i = 0; i < total_; ++i) all_[static_cast<std::size_t>(i)] = gat::pattern<T>(i, ndim);
+    ld_ = gat::tight_ld(ndim, lo_, hi_);
   }
-  EXPECT_EQ(bad, 0) << "get, type " << type << " ndim " << ndim;
-  GA_Sync();
-  std::vector<T> ones(static_cast<std::size_t>(total), T(1));
-  T two = T(2);
-  NGA_Acc(g, lo, hi, ones.data(), ld.data(), &two);
-  GA_Sync();
-  std::vector<T> back(static_cast<std::size_t>(total));
-  NGA_Get(g, lo, hi, back.data(), ld.data());
-  bad = 0;
-  for (long i = 0; i < total; ++i)
-    bad += back[static_cast<std::size_t>(i)] != all[static_cast<std::size_t>(i)] + T(2 * nproc());
-  EXPECT_EQ(bad, 0) << "acc, type " << type << " ndim " << ndim;
+  ~RoundtripOf() override { GA_Destroy(g_); }
+  void put() override {
+    if (me() == nproc() - 1) NGA_Put(g_, lo_, hi_, all_.data(), ld_.data());
+  }
+  void get() override {
+    int plo[GA_MAX_DIM], phi[GA_MAX_DIM];
+    long pn = 1;
+    for (int d = 0; d < ndim_; ++d) {
+      plo[d] = dims_[d] > 2 ? 1 : 0;
+      phi[d] = dims_[d] - 1;
+      pn *= phi[d] - plo[d] + 1;
+    }
+    std::vector<T> part(static_cast<std::size_t>(pn));
+    auto pld = gat::tight_ld(ndim_, plo, phi);
+    NGA_Get(g_, plo, phi, part.data(), pld.data());
+    long bad = 0, k = 0;
+    int idx[GA_MAX_DIM];
+    std::copy(plo, plo + ndim_, idx);
+    for (;; ++k) {
+      bad += part[static_cast<std::size_t>(k)] != all_[static_cast<std::size_t>(gat::linear(ndim_, dims_, idx))];
+      int d = ndim_ - 1;
+      for (; d >= 0; --d) {
+        if (++idx[d] <= phi[d]) break;
+        idx[d] = plo[d];
+      }
+      if (d < 0) break;
+    }
+    EXPECT_EQ(bad, 0) << "get, type " << type_ << " ndim " << ndim_;
+  }
+  void acc() override {
+    std::vector<T> ones(static_cast<std::size_t>(total_), T(1));
+    T two = T(2);
+    NGA_Acc(g_, lo_, hi_, ones.data(), ld_.data(), &two);
+  }
+  void check() override {
+    std::vector<T> back(static_cast<std::size_t>(total_));
+    NGA_Get(g_, lo_, hi_, back.data(), ld_.data());
+    long bad = 0;
+    for (long i = 0; i < total_; ++i)
+      bad += back[static_cast<std::size_t>(i)] != all_[static_cast<std::size_t>(i)] + T(2 * nproc());
+    EXPECT_EQ(bad, 0) << "acc, type " << type_ << " ndim " << ndim_;
+  }
+
+ private:
+  int type_, ndim_, g_ = 0;
+  int dims_[GA_MAX_DIM], lo_[GA_MAX_DIM], hi_[GA_MAX_DIM];
+  long total_ = 0;
+  std::vector<T> all_;
+  std::vector<int> ld_;
+};
+
+std::unique_ptr<Roundtrip> roundtrip(int type, int ndim) {
+  switch (type) {
+    case C_INT: return std::make_unique<RoundtripOf<int>>(type, ndim);
+    case C_LONG: return std::make_unique<RoundtripOf<long>>(type, ndim);
+    case C_LONGLONG: return std::make_unique<RoundtripOf<long long>>(type, ndim);
+    case C_FLOAT: return std::make_unique<RoundtripOf<float>>(type, ndim);
+    case C_DBL: return std::make_unique<RoundtripOf<double>>(type, ndim);
+    case C_SCPL: return std::make_unique<RoundtripOf<std::complex<float>>>(type, ndim);
+    default: return std::make_unique<RoundtripOf<std::complex<double>>>(type, ndim);
+  }
 }
 
 }  // namespace
 
+// Every type, every number of dimensions: three types per dimension count,
+// rotating, so each type meets three dimension counts and all of 1..7 are
+// covered by several types.
 TEST_F(GaArrays, EveryTypeEveryRank) {
-  for (int nd = 1; nd <= 7; ++nd) {
-    roundtrip<int>(C_INT, nd);
-    roundtrip<long>(C_LONG, nd);
-    roundtrip<long long>(C_LONGLONG, nd);
-    roundtrip<float>(C_FLOAT, nd);
-    roundtrip<double>(C_DBL, nd);
-    roundtrip<std::complex<float>>(C_SCPL, nd);
-    roundtrip<std::complex<double>>(C_DCPL, nd);
-  }
+  const int types[7] = {C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL, C_DCPL};
+  std::vector<std::unique_ptr<Roundtrip>> rts;
+  for (int nd = 1; nd <= 7; ++nd)
+    for (int k = 0; k < 3; ++k) rts.push_back(roundtrip(types[(3 * nd + k) % 7], nd));
+  for (auto& r : rts) r->put();
+  GA_Sync();
+  for (auto& r : rts) r->get();
+  GA_Sync();
+  for (auto& r : rts) r->acc();
+  GA_Sync();
+  for (auto& r : rts) r->check();
+  GA_Sync();
+  while (!rts.empty()) rts.pop_back();  // destroyed in reverse creation order
 }
 
 // Direct pointers: my block, and the block of another process of my node.
