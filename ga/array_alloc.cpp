@@ -60,21 +60,27 @@ void group_sync(const Array& a) {
   armci_msg_group_barrier(const_cast<ARMCI_Group*>(&a.armci_group));
 }
 
+// GA_Mask_sync applies to the next collective only: its entry takes both
+// flags, so a collective without a closing sync cannot leave one behind.
 void sync_begin(const Array& a) {
   Registry& r = *reg_or_null();
-  if (r.skip_first_sync) {
-    r.skip_first_sync = false;
-    return;
-  }
-  group_sync(a);
+  const bool skip = r.skip_first_sync;
+  r.skip_first_sync = false;
+  r.skip_end_sync = r.skip_last_sync;
+  r.skip_last_sync = false;
+  if (!skip) group_sync(a);
 }
 
 void sync_end(const Array& a) {
   Registry& r = *reg_or_null();
-  if (r.skip_last_sync) {
-    r.skip_last_sync = false;
-    return;
-  }
+  const bool skip = r.skip_end_sync;
+  r.skip_end_sync = false;
+  if (!skip) group_sync(a);
+}
+
+void unmasked_sync(const Array& a) {
+  Registry& r = *reg_or_null();
+  r.skip_first_sync = r.skip_last_sync = r.skip_end_sync = false;
   group_sync(a);
 }
 

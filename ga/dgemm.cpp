@@ -97,7 +97,7 @@ void mirrored(const Gemm& g, Array& c) {
   const int c0 = static_cast<int>(static_cast<long>(g.n) * j / nl);
   const int c1 = static_cast<int>(static_cast<long>(g.n) * (j + 1) / nl) - 1;
   const bool work = r1 >= r0 && c1 >= c0;
-  group_sync(c);
+  unmasked_sync(c);
   std::vector<double> piece;
   if (work) {
     const Box box = box2(r0, c0, r1, c1);

@@ -154,7 +154,7 @@ TilePlan plan_tile(const Array& a, const std::vector<std::uint64_t>& all, int t)
 
 void merge_mirrored(Array& a) {
   if (!a.mirrored()) {
-    group_sync(a);  // one copy: nothing to sum, but still a collective point
+    unmasked_sync(a);  // one copy: nothing to sum, but still a collective point
     return;
   }
   Mirror& m = *a.mirror;
@@ -162,6 +162,8 @@ void merge_mirrored(Array& a) {
   // dirty bitmaps (an allreduce: it returns only when every process has
   // contributed) doubles as the entry barrier.
   ARMCI_AllFence();
+  Registry& r = *reg_or_null();
+  r.skip_first_sync = r.skip_last_sync = r.skip_end_sync = false;
   const std::vector<std::uint64_t> all = gather_dirty(a);
   // Everybody on this node has read the bitmap once the gather returned.
   const auto& mine = m.node_members[static_cast<std::size_t>(m.my_node)];
@@ -276,7 +278,7 @@ void merge_distr_patch(const char* call, Array& a, const Box& src, Array& b, con
   if (!to_dst.same_shape) fail(call, "the patches must have the same shape (up to unit dimensions)");
   if (a.group != b.group)
     fail(call, "mirrored array %d and distributed array %d must live on the same group", a.handle, b.handle);
-  group_sync(a);
+  unmasked_sync(a);
   if (b.my_owner >= 0) {
     const Box piece = intersect(b.owner_box[static_cast<std::size_t>(b.my_owner)], dst);
     if (!piece.empty()) {

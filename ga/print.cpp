@@ -47,7 +47,7 @@ extern "C" {
 void GA_Print(int g_a) {
   guard("GA_Print", [&] {
     Array& a = reg("GA_Print").array("GA_Print", g_a);
-    group_sync(a);
+    unmasked_sync(a);
     if (a.my_rank == 0) {
       const Box all = a.whole();
       std::vector<char> buf(static_cast<std::size_t>(all.elems()) * a.elem);
@@ -73,7 +73,7 @@ void GA_Print(int g_a) {
 void GA_Print_distribution(int g_a) {
   guard("GA_Print_distribution", [&] {
     Array& a = reg("GA_Print_distribution").array("GA_Print_distribution", g_a);
-    group_sync(a);
+    unmasked_sync(a);
     if (a.my_rank == 0) {
       std::string out = header(a) + "\n";
       const int holders = a.mirrored()

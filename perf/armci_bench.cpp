@@ -185,6 +185,21 @@ void verdict(const char* what, bool ok, const char* fmt, double v, double limit)
   std::printf("  %s\n", ok ? "MET" : "MISSED");
 }
 
+// Strided put/get of a 64 KiB payload cut into pieces of 8 B .. 16 KiB,
+// blocking (+ fence for put): how piece size decides between packed active
+// messages and RMA iovec batches (run once per ARMCI_OFI_PACK_BELOW value).
+void sweep(int target, char* local, char* remote) {
+  std::printf("\nStrided sweep to process %d: 64 KiB payload in pieces, gap = piece size\n", target);
+  std::printf("%8s %8s %12s %12s\n", "piece", "pieces", "putS+f_us", "getS_us");
+  for (int w = 8; w <= 16384; w *= 2) {
+    int count[2] = {w, 65536 / w}, stride[1] = {2 * w};
+    const int it = 40;
+    double put = per_call([&] { ARMCI_PutS(local, stride, remote, stride, count, 1, target); ARMCI_Fence(target); }, it, 3);
+    double get = per_call([&] { ARMCI_GetS(remote, stride, local, stride, count, 1, target); }, it, 3);
+    std::printf("%8d %8d %12.1f %12.1f\n", w, count[1], put * 1e6, get * 1e6);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -197,7 +212,7 @@ int main(int argc, char** argv) {
     else if (a == "--window" && i + 1 < argc) o.window = std::atoi(argv[++i]);
     else if (a == "--sweep") o.sweep = true;
     else {
-      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W]\n");
+      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep]\n");
       return 2;
     }
   }
@@ -228,6 +243,13 @@ int main(int argc, char** argv) {
                 armci_domain_count(ARMCI_DOMAIN_SMP), intra, inter);
   }
   ARMCI_Barrier();
+  if (o.sweep) {
+    if (me == 0 && inter > 0) sweep(inter, local.data(), static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]));
+    ARMCI_Barrier();
+    ARMCI_Free(ptrs[static_cast<std::size_t>(me)]);
+    ARMCI_Finalize();
+    return 0;
+  }
   std::vector<Row> intra_rows, inter_rows;
   // Inter-node pairs alternate with the raw baseline size by size; each
   // side's numbers are the better of two rounds, so a disturbance of the

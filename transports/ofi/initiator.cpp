@@ -24,6 +24,7 @@ OfiImpl::OfiImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "initiator")), caps
   inject_limit = caps.inject;
   if (rt.knobs.OFI_INJECT) inject_limit = std::min<std::size_t>(inject_limit, rt.knobs.OFI_INJECT);
   eagain_timeout = rt.knobs.OFI_EAGAIN_TIMEOUT;
+  pack_below = rt.knobs.OFI_PACK_BELOW;
   send_mem.resize(kSendBufs * ofi::kAmMax);
   recv_mem.resize(kReplyBufs * ofi::kAmMax);
   if (caps.mr_local) {

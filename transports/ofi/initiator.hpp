@@ -83,6 +83,7 @@ struct OfiImpl {
   std::vector<uint32_t> free_pending;
   std::vector<fid_mr*> local_mrs;  // FI_MR_LOCAL: my node's segments, by index
   std::size_t inject_limit = 0;
+  std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW
   NativeAtomics native;
   double eagain_timeout = 60;
 

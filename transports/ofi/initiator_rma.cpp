@@ -10,12 +10,6 @@
 
 namespace armci::transport {
 
-namespace {
-// Below this average piece size, packing pieces into active messages beats
-// one RMA descriptor per piece (perf/armci_bench strided rows show the knee).
-constexpr std::size_t kPackBelow = 512;
-}  // namespace
-
 void OfiImpl::post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_iov* rma,
                        std::size_t count, OpCtx* c, uint64_t flags, std::size_t bytes) {
   fi_msg_rma msg{};
@@ -115,7 +109,7 @@ void OfiImpl::pieces(bool is_write, int node, const std::vector<Ofi::Piece>& p, 
   if (p.size() == 1) return rma(is_write, node, p[0].local, p[0].remote, p[0].bytes, req);
   std::size_t total = 0;
   for (const auto& q : p) total += q.bytes;
-  if (total / p.size() < kPackBelow) {
+  if (total / p.size() < pack_below) {
     order(node, OpClass::Am);
     return pieces_am(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);
   }
