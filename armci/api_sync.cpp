@@ -74,9 +74,9 @@ void ARMCI_Barrier(void) {
   coll::barrier(r, r.groups.default_team());
 }
 
-int ARMCI_Rmw(int op, void* ploc, void* prem, int extra, int proc) {
-  ARMCI_API_TRY
-  const char* call = "ARMCI_Rmw";
+namespace {
+
+int rmw(const char* call, int op, void* ploc, void* prem, long extra, int proc) {
   Runtime& r = checked_rt(call);
   check_proc(r, call, proc);
   std::size_t size;
@@ -100,6 +100,19 @@ int ARMCI_Rmw(int op, void* ploc, void* prem, int extra, int proc) {
     r.ofi->rmw(route::node(proc), op, ploc, reinterpret_cast<uintptr_t>(prem), extra);
   }
   return 0;
+}
+
+}  // namespace
+
+int ARMCI_Rmw(int op, void* ploc, void* prem, int extra, int proc) {
+  ARMCI_API_TRY
+  return rmw("ARMCI_Rmw", op, ploc, prem, extra, proc);
+  ARMCI_API_CATCH(kErrBadArg)
+}
+
+int ARMCI_Rmw_long(int op, void* ploc, void* prem, long extra, int proc) {
+  ARMCI_API_TRY
+  return rmw("ARMCI_Rmw_long", op, ploc, prem, extra, proc);
   ARMCI_API_CATCH(kErrBadArg)
 }
 

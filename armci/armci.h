@@ -142,7 +142,12 @@ void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *nb_handle);
 void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t *nb_handle);
 
 /* Completion and synchronisation.  Fence(proc): earlier puts/accs to proc
- * are complete at proc.  Barrier = AllFence + barrier over the world. */
+ * are complete at proc.  Barrier = AllFence + barrier over the default group.
+ * Ordering holds per target NODE: operations from one process to any
+ * processes of one (virtual) node take effect in issue order, and a call
+ * addressed to proc may reach memory of any process on proc's node (the
+ * node's heap is one address space).  Fence(proc) completes everything sent
+ * to proc's node. */
 void ARMCI_Fence(int proc);
 void ARMCI_AllFence(void);
 void ARMCI_GroupFence(ARMCI_Group *group);
@@ -194,6 +199,8 @@ void ARMCI_Group_get_world(ARMCI_Group *group_out);
 int ARMCI_Absolute_id(ARMCI_Group *group, int group_rank);
 
 /* armci-ofi extensions */
+/* ARMCI_Rmw with a long increment (FETCH_AND_ADD_LONG beyond the int range). */
+int ARMCI_Rmw_long(int op, void *ploc, void *prem, long extra, int proc);
 /* Counters of this process's runtime (registrations, key table, operations);
  * returns the number of bytes written to buf (a text report). */
 int ARMCI_Ofi_stats(char *buf, int buflen);

@@ -115,8 +115,8 @@ void EventLoop::run() {
       // Busy: keep polling the pollers; look at the other fds (control
       // sockets, posted tasks) only now and then, and let a process that
       // shares our core run when there is nothing to do.
-      if ((++iter & 31) != 0) {
-        if (!worked && (++idle & 7) == 0) sched_yield();
+      if ((++iter & 63) != 0) {
+        if (!worked && (++idle & 63) == 0) sched_yield();
         continue;
       }
     } else {
@@ -143,9 +143,13 @@ void EventLoop::run() {
       }
     }
     drain_tasks();
-    // Only real work keeps us polling: a wait fd may stay readable until the
-    // next fi_trywait, which would otherwise keep the loop busy forever.
-    if (fd_work) busy_until = clock::now() + std::chrono::microseconds(poll_us_);
+    // Real work keeps us polling, and so does being woken from a sleep by an
+    // fd: one-sided RMA into the heap leaves no completion here, only socket
+    // activity, and more of it usually follows.  Readiness seen while already
+    // polling does not count (a wait fd may stay readable until the next
+    // fi_trywait and would keep the loop busy forever).
+    if (fd_work || (timeout_ms != 0 && n > 0))
+      busy_until = clock::now() + std::chrono::microseconds(poll_us_);
   }
   drain_tasks();
 }

@@ -7,7 +7,7 @@
 //                its zeroed copy of C, and GA_Merge_mirrored sums the copies.
 // Prints compute and merge times, network bytes, and the difference of the
 // two results.
-//   armcirun -n 4 env ARMCI_VNODES=2 examples/ga_matmul [N]
+//   ARMCI_VNODES=2 armcirun -n 4 examples/ga_matmul [N]
 #include <cblas.h>
 
 #include <cmath>
@@ -26,7 +26,8 @@ void fill(int g, int n, double salt) {
   int ld[1];
   NGA_Access(g, lo, hi, &p, ld);
   for (int i = lo[0]; i <= hi[0]; ++i)
-    for (int j = lo[1]; j <= hi[1]; ++j) p[(i - lo[0]) * ld[0] + (j - lo[1])] = std::sin(salt + 1e-3 * (i * n + j));
+    for (int j = lo[1]; j <= hi[1]; ++j)
+      p[(i - lo[0]) * ld[0] + (j - lo[1])] = std::sin(salt + 1e-3 * (i * n + j));
   NGA_Release_update(g, lo, hi);
 }
 
@@ -55,7 +56,12 @@ int main(int argc, char** argv) {
   double t_dist = 0, t_copy = 0, t_comp = 0, t_merge = 0, t_lib = 0;
   long b_dist = 0, b_copy = 0, b_comp = 0, b_merge = 0, b_lib = 0;
   ex::measure([&] { GA_Dgemm('N', 'N', n, n, n, 1.0, a, b, 0.0, c); }, t_dist, b_dist);
-  ex::measure([&] { GA_Copy(a, am); GA_Copy(b, bm); }, t_copy, b_copy);
+  ex::measure(
+      [&] {
+        GA_Copy(a, am);
+        GA_Copy(b, bm);
+      },
+      t_copy, b_copy);
 
   // Mirrored, step by step: my piece of my node's band of C.
   const int nl = GA_Pgroup_nnodes(mirror), j = GA_Pgroup_nodeid(mirror);
@@ -64,20 +70,22 @@ int main(int argc, char** argv) {
   const int rows = r1 - r0 + 1, cols = c1 - c0 + 1;
   std::vector<double> ab(static_cast<std::size_t>(rows) * n), bb(static_cast<std::size_t>(n) * cols),
       cb(static_cast<std::size_t>(rows) * cols);
-  ex::measure([&] {
-    GA_Zero(cm);
-    if (rows > 0 && cols > 0) {
-      int alo[2] = {r0, 0}, ahi[2] = {r1, n - 1}, ald[1] = {n};
-      int blo[2] = {0, c0}, bhi[2] = {n - 1, c1}, bld[1] = {cols};
-      NGA_Get(am, alo, ahi, ab.data(), ald);  // node-local reads
-      NGA_Get(bm, blo, bhi, bb.data(), bld);
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, cols, n, 1.0, ab.data(), n, bb.data(), cols,
-                  0.0, cb.data(), cols);
-      int clo[2] = {r0, c0}, chi[2] = {r1, c1}, cld[1] = {cols};
-      NGA_Put(cm, clo, chi, cb.data(), cld);
-    }
-    GA_Sync();
-  }, t_comp, b_comp);
+  ex::measure(
+      [&] {
+        GA_Zero(cm);
+        if (rows > 0 && cols > 0) {
+          int alo[2] = {r0, 0}, ahi[2] = {r1, n - 1}, ald[1] = {n};
+          int blo[2] = {0, c0}, bhi[2] = {n - 1, c1}, bld[1] = {cols};
+          NGA_Get(am, alo, ahi, ab.data(), ald);  // node-local reads
+          NGA_Get(bm, blo, bhi, bb.data(), bld);
+          cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, cols, n, 1.0, ab.data(), n, bb.data(),
+                      cols, 0.0, cb.data(), cols);
+          int clo[2] = {r0, c0}, chi[2] = {r1, c1}, cld[1] = {cols};
+          NGA_Put(cm, clo, chi, cb.data(), cld);
+        }
+        GA_Sync();
+      },
+      t_comp, b_comp);
   ex::measure([&] { GA_Merge_mirrored(cm); }, t_merge, b_merge);
   long moved = 0, full = 0;
   GA_Merge_mirrored_stats(cm, &moved, &full);
@@ -105,13 +113,17 @@ int main(int argc, char** argv) {
     const double gf = 2.0 * n * n * static_cast<double>(n) * 1e-9;
     std::printf("  distributed GA_Dgemm        : %8.3f s  (%6.2f GFLOP/s)  network %10ld bytes\n", t_dist,
                 gf / t_dist, b_dist);
-    std::printf("  mirrored: copy A,B in       : %8.3f s                    network %10ld bytes\n", t_copy, b_copy);
+    std::printf("  mirrored: copy A,B in       : %8.3f s                    network %10ld bytes\n", t_copy,
+                b_copy);
     std::printf("  mirrored: compute node bands: %8.3f s  (%6.2f GFLOP/s)  network %10ld bytes\n", t_comp,
                 gf / t_comp, b_comp);
-    std::printf("  mirrored: merge C           : %8.3f s                    network %10ld bytes "
-                "(merge counted %ld, a full merge %ld)\n", t_merge, b_merge, moved, full);
+    std::printf(
+        "  mirrored: merge C           : %8.3f s                    network %10ld bytes "
+        "(merge counted %ld, a full merge %ld)\n",
+        t_merge, b_merge, moved, full);
     std::printf("  mirrored: compute + merge   : %8.3f s\n", t_comp + t_merge);
-    std::printf("  mirrored GA_Dgemm (library) : %8.3f s                    network %10ld bytes\n", t_lib, b_lib);
+    std::printf("  mirrored GA_Dgemm (library) : %8.3f s                    network %10ld bytes\n", t_lib,
+                b_lib);
     std::printf("  max |C_distributed - C_mirrored| = %.3g\n", err);
   }
   GA_Destroy(cm);

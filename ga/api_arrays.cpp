@@ -162,8 +162,10 @@ void GA_Set_chunk(int g_a, int chunk[]) {
     Array& a = reg("GA_Set_chunk").handle("GA_Set_chunk", g_a);
     check_unallocated("GA_Set_chunk", a);
     if (a.ndim < 1) fail("GA_Set_chunk", "array %d has no dimensions yet (call GA_Set_data first)", g_a);
-    if (chunk) a.chunk.assign(chunk, chunk + a.ndim);
-    else a.chunk.clear();
+    if (chunk)
+      a.chunk.assign(chunk, chunk + a.ndim);
+    else
+      a.chunk.clear();
   });
 }
 
@@ -245,7 +247,8 @@ int GA_Valid_handle(int g_a) {
 }
 
 int GA_Is_mirrored(int g_a) {
-  return guard("GA_Is_mirrored", [&] { return reg("GA_Is_mirrored").array("GA_Is_mirrored", g_a).mirrored() ? 1 : 0; });
+  return guard("GA_Is_mirrored",
+               [&] { return reg("GA_Is_mirrored").array("GA_Is_mirrored", g_a).mirrored() ? 1 : 0; });
 }
 
 }  // extern "C"

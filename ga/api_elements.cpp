@@ -41,8 +41,10 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
     char* mine = static_cast<char*>(v) + static_cast<std::size_t>(i) * es;
     char* theirs = a.element(j, sub);
     if (r.same_node(w)) {
-      if (op == Op::Put) std::memcpy(theirs, mine, es);
-      else if (op == Op::Get) std::memcpy(mine, theirs, es);
+      if (op == Op::Put)
+        std::memcpy(theirs, mine, es);
+      else if (op == Op::Get)
+        std::memcpy(mine, theirs, es);
       else {
         local.mine.push_back(mine);
         local.theirs.push_back(theirs);
@@ -70,9 +72,12 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
     armci_giov_t g = giov(b);
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
-    if (op == Op::Put) ARMCI_NbPutV(&g, 1, b.proc, &h);
-    else if (op == Op::Get) ARMCI_NbGetV(&g, 1, b.proc, &h);
-    else ARMCI_NbAccV(acc_op, scale, &g, 1, b.proc, &h);
+    if (op == Op::Put)
+      ARMCI_NbPutV(&g, 1, b.proc, &h);
+    else if (op == Op::Get)
+      ARMCI_NbGetV(&g, 1, b.proc, &h);
+    else
+      ARMCI_NbAccV(acc_op, scale, &g, 1, b.proc, &h);
     if (h) hs.push_back(h);
   }
   if (!local.mine.empty()) {
@@ -104,8 +109,8 @@ long NGA_Read_inc(int g_a, int subscript[], long inc) {
     Registry& r = reg(call);
     Array& a = r.array(call, g_a);
     if (a.type != C_INT && a.type != C_LONG && a.type != C_LONGLONG)
-      fail(call, "array %d ('%s') is %s; NGA_Read_inc needs C_INT, C_LONG or C_LONGLONG", g_a,
-           a.name.c_str(), type_info(a.type)->name);
+      fail(call, "array %d ('%s') is %s; NGA_Read_inc needs C_INT, C_LONG or C_LONGLONG", g_a, a.name.c_str(),
+           type_info(a.type)->name);
     check_subscript(call, a, subscript, "subscript");
     // ARMCI_Rmw carries the increment as an int.
     if (inc > INT_MAX || inc < INT_MIN) fail(call, "inc = %ld does not fit in an int (ARMCI_Rmw)", inc);

@@ -63,7 +63,8 @@ void brdcst(const char* call, int grp, void* buf, int len, int root) {
     return;
   }
   const Pgroup& g = r.groups.member(call, grp);
-  if (root < 0 || root >= g.size()) fail(call, "root %d is outside 0..%d (ranks of group %d)", root, g.size() - 1, grp);
+  if (root < 0 || root >= g.size())
+    fail(call, "root %d is outside 0..%d (ranks of group %d)", root, g.size() - 1, grp);
   armci_msg_group_bcast_scope(SCOPE_ALL, buf, len, g.world(root), g.armci_ptr());
 }
 
@@ -96,7 +97,8 @@ void GA_Lgop(long x[], int n, char* op) {
 }
 
 void GA_Brdcst(void* buf, int lenbuf, int root) {
-  guard("GA_Brdcst", [&] { brdcst("GA_Brdcst", reg("GA_Brdcst").groups.default_handle(), buf, lenbuf, root); });
+  guard("GA_Brdcst",
+        [&] { brdcst("GA_Brdcst", reg("GA_Brdcst").groups.default_handle(), buf, lenbuf, root); });
 }
 
 int GA_Pgroup_create(int* list, int count) {
@@ -117,7 +119,8 @@ int GA_Pgroup_destroy(int grp) {
     if (grp == Groups::kMirror) fail(call, "the mirror group (0) cannot be destroyed");
     r.groups.get(call, grp);
     for (const auto& a : r.arrays)
-      if (a && (a->group == grp || a->pgroup == grp || (a->pgroup == Groups::kMirror && a->mirror_over == grp)))
+      if (a &&
+          (a->group == grp || a->pgroup == grp || (a->pgroup == Groups::kMirror && a->mirror_over == grp)))
         fail(call, "group %d is still used by array %d ('%s'); destroy the array first", grp, a->handle,
              a->name.c_str());
     r.groups.destroy(call, grp);
@@ -128,7 +131,8 @@ int GA_Pgroup_destroy(int grp) {
 void GA_Pgroup_set_default(int grp) {
   guard("GA_Pgroup_set_default", [&] {
     Registry& r = reg("GA_Pgroup_set_default");
-    if (grp == Groups::kMirror) fail("GA_Pgroup_set_default", "the mirror group (0) cannot be the default group");
+    if (grp == Groups::kMirror)
+      fail("GA_Pgroup_set_default", "the mirror group (0) cannot be the default group");
     r.groups.set_default("GA_Pgroup_set_default", grp);
   });
 }
@@ -193,7 +197,8 @@ int GA_Pgroup_split(int grp, int num_group) {
     int i = 0;
     while ((i + 1) * size / num_group <= g.me) ++i;
     std::vector<int> list;
-    for (long k = i * size / num_group; k < (i + 1) * size / num_group; ++k) list.push_back(static_cast<int>(k));
+    for (long k = i * size / num_group; k < (i + 1) * size / num_group; ++k)
+      list.push_back(static_cast<int>(k));
     return r.groups.create(call, g, list);
   });
 }

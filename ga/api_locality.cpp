@@ -21,9 +21,10 @@ int accessible_owner(const char* call, const Registry& r, const Array& a, const 
          show_index(a.ndim, p.lo).c_str(), show_index(a.ndim, p.hi).c_str(), a.handle, a.name.c_str());
   const int w = a.owner_world[static_cast<std::size_t>(j)];
   if (!r.same_node(w))
-    fail(call, "patch lo=%s is held by process %d on node %d, not on this node (%d): only blocks of "
-         "this node can be accessed directly", show_index(a.ndim, p.lo).c_str(), w,
-         r.node_of[static_cast<std::size_t>(w)], r.my_node);
+    fail(call,
+         "patch lo=%s is held by process %d on node %d, not on this node (%d): only blocks of "
+         "this node can be accessed directly",
+         show_index(a.ndim, p.lo).c_str(), w, r.node_of[static_cast<std::size_t>(w)], r.my_node);
   return j;
 }
 
@@ -43,9 +44,10 @@ void NGA_Distribution(int g_a, int iproc, int lo[], int hi[]) {
     Array& a = reg(call).array(call, g_a);
     check_ptr(call, "lo", lo);
     check_ptr(call, "hi", hi);
-    const int nproc = a.mirrored()
-        ? static_cast<int>(a.mirror->node_members[static_cast<std::size_t>(a.mirror->my_node)].size())
-        : static_cast<int>(a.members.size());
+    const int nproc =
+        a.mirrored()
+            ? static_cast<int>(a.mirror->node_members[static_cast<std::size_t>(a.mirror->my_node)].size())
+            : static_cast<int>(a.members.size());
     if (iproc < 0 || iproc >= nproc)
       fail(call, "iproc %d is outside 0..%d (%s of array %d)", iproc, nproc - 1,
            a.mirrored() ? "node-local ranks" : "ranks of the group", g_a);
@@ -150,7 +152,8 @@ int GA_Cluster_nodeid(void) {
 int GA_Cluster_nprocs(int node) {
   return guard("GA_Cluster_nprocs", [&] {
     Registry& r = reg("GA_Cluster_nprocs");
-    if (node < 0 || node >= r.nnodes) fail("GA_Cluster_nprocs", "node %d is outside 0..%d", node, r.nnodes - 1);
+    if (node < 0 || node >= r.nnodes)
+      fail("GA_Cluster_nprocs", "node %d is outside 0..%d", node, r.nnodes - 1);
     return armci_domain_nprocs(ARMCI_DOMAIN_SMP, node);
   });
 }
@@ -158,7 +161,8 @@ int GA_Cluster_nprocs(int node) {
 int GA_Cluster_procid(int node, int loc_proc) {
   return guard("GA_Cluster_procid", [&] {
     Registry& r = reg("GA_Cluster_procid");
-    if (node < 0 || node >= r.nnodes) fail("GA_Cluster_procid", "node %d is outside 0..%d", node, r.nnodes - 1);
+    if (node < 0 || node >= r.nnodes)
+      fail("GA_Cluster_procid", "node %d is outside 0..%d", node, r.nnodes - 1);
     const int n = armci_domain_nprocs(ARMCI_DOMAIN_SMP, node);
     if (loc_proc < 0 || loc_proc >= n)
       fail("GA_Cluster_procid", "local process %d is outside 0..%d on node %d", loc_proc, n - 1, node);

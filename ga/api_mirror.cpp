@@ -9,7 +9,8 @@ using namespace ga;
 extern "C" {
 
 void GA_Merge_mirrored(int g_a) {
-  guard("GA_Merge_mirrored", [&] { merge_mirrored(reg("GA_Merge_mirrored").array("GA_Merge_mirrored", g_a)); });
+  guard("GA_Merge_mirrored",
+        [&] { merge_mirrored(reg("GA_Merge_mirrored").array("GA_Merge_mirrored", g_a)); });
 }
 
 void NGA_Merge_distr_patch(int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]) {

@@ -32,8 +32,8 @@ NbSlot* nb_find(const char* call, Registry& r, ga_nbhdl_t* h) {
   return &r.nb[i];
 }
 
-void transfer(const char* call, Op op, int g_a, int* lo, int* hi, int* skip, void* buf, int* ld,
-              void* alpha, ga_nbhdl_t* nbh) {
+void transfer(const char* call, Op op, int g_a, int* lo, int* hi, int* skip, void* buf, int* ld, void* alpha,
+              ga_nbhdl_t* nbh) {
   Registry& r = reg(call);
   Array& a = r.array(call, g_a);
   if (nbh) *nbh = 0;

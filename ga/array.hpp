@@ -19,16 +19,16 @@ enum class Base : std::uint8_t { Zero, Same };
 // What a mirrored array adds: the nodes of its group, the tile grid, the
 // node-shared dirty bitmap and the merge scratch space.
 struct Mirror {
-  std::vector<int> node_id;                   // node index -> ARMCI domain id
-  std::vector<std::vector<int>> node_members; // node index -> group ranks (ascending)
-  int my_node = 0;                            // my node index
+  std::vector<int> node_id;                    // node index -> ARMCI domain id
+  std::vector<std::vector<int>> node_members;  // node index -> group ranks (ascending)
+  int my_node = 0;                             // my node index
   TileGrid tiles;
-  std::vector<Base> base;                     // per tile, identical everywhere
-  std::vector<void*> bitmap_ptrs;             // ARMCI allocation (by group rank)
-  std::uint64_t* dirty = nullptr;             // my node's bitmap: tile written since zero/merge
-  std::vector<void*> scratch_ptrs;            // merge work + receive areas (lazy)
+  std::vector<Base> base;           // per tile, identical everywhere
+  std::vector<void*> bitmap_ptrs;   // ARMCI allocation (by group rank)
+  std::uint64_t* dirty = nullptr;   // my node's bitmap: tile written since zero/merge
+  std::vector<void*> scratch_ptrs;  // merge work + receive areas (lazy)
   std::int64_t scratch_bytes = 0;
-  long moved = 0, full = 0;                   // last merge, this process
+  long moved = 0, full = 0;  // last merge, this process
 
   int nnodes() const { return static_cast<int>(node_id.size()); }
   int words() const { return (tiles.count() + 63) / 64; }
@@ -49,7 +49,7 @@ struct Array {
   bool allocated = false;
 
   // After allocation
-  int group = -1;                  // the real group (the default one for mirrored)
+  int group = -1;  // the real group (the default one for mirrored)
   ARMCI_Group armci_group = 0;
   std::vector<int> members;        // world ranks of the group
   int my_rank = -1;                // my rank in the group

@@ -28,13 +28,17 @@ void check_irregular(const char* call, const Array& a, int nprocs) {
       const int s = a.irr_map[k];
       const int prev = i ? a.irr_map[k - 1] : -1;
       if ((i == 0 && s != 0) || (i > 0 && (s <= prev || s >= a.dims[d])))
-        fail(call, "map entry %zu (block %d of dimension %d) = %d: starts must begin at 0 and "
-             "increase below %d", k, i, d, s, a.dims[d]);
+        fail(call,
+             "map entry %zu (block %d of dimension %d) = %d: starts must begin at 0 and "
+             "increase below %d",
+             k, i, d, s, a.dims[d]);
     }
   }
   if (blocks > nprocs)
-    fail(call, "the irregular distribution of '%s' has %ld blocks, more than the %d processes that "
-         "would hold them", a.name.c_str(), blocks, nprocs);
+    fail(call,
+         "the irregular distribution of '%s' has %ld blocks, more than the %d processes that "
+         "would hold them",
+         a.name.c_str(), blocks, nprocs);
 }
 
 // Node structure of a mirrored array over group g.
@@ -125,8 +129,9 @@ bool allocate(const char* call, Array& a) {
   }
   const auto pos = std::find(holders.begin(), holders.end(), a.my_rank) - holders.begin();
   a.my_owner = pos < nown ? static_cast<int>(pos) : -1;
-  const std::int64_t my_bytes =
-      a.my_owner >= 0 ? a.owner_box[static_cast<std::size_t>(a.my_owner)].elems() * static_cast<std::int64_t>(a.elem) : 0;
+  const std::int64_t my_bytes = a.my_owner >= 0 ? a.owner_box[static_cast<std::size_t>(a.my_owner)].elems() *
+                                                      static_cast<std::int64_t>(a.elem)
+                                                : 0;
   a.ptrs.assign(static_cast<std::size_t>(g.size()), nullptr);
   if (ARMCI_Malloc_group(a.ptrs.data(), static_cast<armci_size_t>(my_bytes), &a.armci_group) != 0) {
     a.mirror.reset();
@@ -134,10 +139,12 @@ bool allocate(const char* call, Array& a) {
   }
   a.owner_base.assign(static_cast<std::size_t>(nown), nullptr);
   for (int j = 0; j < nown; ++j)
-    a.owner_base[static_cast<std::size_t>(j)] = static_cast<char*>(a.ptrs[static_cast<std::size_t>(holders[static_cast<std::size_t>(j)])]);
+    a.owner_base[static_cast<std::size_t>(j)] =
+        static_cast<char*>(a.ptrs[static_cast<std::size_t>(holders[static_cast<std::size_t>(j)])]);
   // Fresh arrays hold zeros, so a mirrored array starts with every tile in
   // the agreed "zero" state.
-  if (my_bytes) std::memset(a.ptrs[static_cast<std::size_t>(a.my_rank)], 0, static_cast<std::size_t>(my_bytes));
+  if (my_bytes)
+    std::memset(a.ptrs[static_cast<std::size_t>(a.my_rank)], 0, static_cast<std::size_t>(my_bytes));
   if (a.mirrored()) init_mirror_states(a);
   a.allocated = true;
   group_sync(a);

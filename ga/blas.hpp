@@ -7,7 +7,7 @@ namespace ga {
 void blas_init();
 
 // Row-major C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
-void dgemm(bool ta, bool tb, int m, int n, int k, double alpha, const double* a, int lda,
-           const double* b, int ldb, double beta, double* c, int ldc);
+void dgemm(bool ta, bool tb, int m, int n, int k, double alpha, const double* a, int lda, const double* b,
+           int ldb, double beta, double* c, int ldc);
 
 }  // namespace ga

@@ -26,8 +26,8 @@ void check_ld(const char* call, const Array& a, const int* ld, const int* count)
   if (!ld) fail(call, "ld is NULL for a %d-dimensional array", a.ndim);
   for (int d = 0; d + 1 < a.ndim; ++d)
     if (ld[d] < count[d + 1])
-      fail(call, "ld[%d] = %d is smaller than the patch extent %d in dimension %d", d, ld[d],
-           count[d + 1], d + 1);
+      fail(call, "ld[%d] = %d is smaller than the patch extent %d in dimension %d", d, ld[d], count[d + 1],
+           d + 1);
 }
 
 void check_ptr(const char* call, const char* what, const void* p) {
@@ -50,8 +50,8 @@ void check_same_type(const char* call, const Array& a, const Array& b) {
 
 void check_type(const char* call, const Array& a, int type) {
   if (a.type != type)
-    fail(call, "array %d ('%s') is %s, this call needs %s", a.handle, a.name.c_str(),
-         type_info(a.type)->name, type_info(type)->name);
+    fail(call, "array %d ('%s') is %s, this call needs %s", a.handle, a.name.c_str(), type_info(a.type)->name,
+         type_info(type)->name);
 }
 
 bool check_trans(const char* call, char t, const char* what) {

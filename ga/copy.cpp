@@ -60,7 +60,9 @@ void copy_into_mirror(Array& a, Array& b) {
                 static_cast<std::size_t>(b.owner_box[static_cast<std::size_t>(b.my_owner)].elems()) * b.elem);
   reset_states(b, Base::Zero);
   group_sync(b);
-  if (a.my_owner >= 0) put_box(b, a.owner_box[static_cast<std::size_t>(a.my_owner)], a.owner_base[static_cast<std::size_t>(a.my_owner)]);
+  if (a.my_owner >= 0)
+    put_box(b, a.owner_box[static_cast<std::size_t>(a.my_owner)],
+            a.owner_base[static_cast<std::size_t>(a.my_owner)]);
   merge_mirrored(b);
 }
 
@@ -69,7 +71,8 @@ void copy_states(Array& a, Array& b) {
   b.mirror->base = a.mirror->base;
   if (b.my_rank == b.mirror->node_members[static_cast<std::size_t>(b.mirror->my_node)][0])
     for (int i = 0; i < b.mirror->words(); ++i)
-      __atomic_store_n(&b.mirror->dirty[i], __atomic_load_n(&a.mirror->dirty[i], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+      __atomic_store_n(&b.mirror->dirty[i], __atomic_load_n(&a.mirror->dirty[i], __ATOMIC_RELAXED),
+                       __ATOMIC_RELAXED);
 }
 
 }  // namespace

@@ -107,8 +107,9 @@ void mirrored(const Gemm& g, Array& c) {
   }
   group_sync(c);  // everyone has read the old C
   if (c.my_owner >= 0)
-    std::memset(c.owner_base[static_cast<std::size_t>(c.my_owner)], 0,
-                static_cast<std::size_t>(c.owner_box[static_cast<std::size_t>(c.my_owner)].elems()) * sizeof(double));
+    std::memset(
+        c.owner_base[static_cast<std::size_t>(c.my_owner)], 0,
+        static_cast<std::size_t>(c.owner_box[static_cast<std::size_t>(c.my_owner)].elems()) * sizeof(double));
   reset_states(c, Base::Zero);
   group_sync(c);
   if (work) put_box(c, box2(r0, c0, r1, c1), piece.data());
@@ -140,9 +141,12 @@ void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int 
     check_operand(call, c, "C", m, n);
     if (g_c == g_a || g_c == g_b) fail(call, "C (array %d) must not be A or B", g_c);
     if (c.mirrored() && (c.dims[0] != m || c.dims[1] != n))
-      fail(call, "mirrored C (array %d, dims %s) must be exactly %d x %d", g_c, show_index(2, c.dims).c_str(), m, n);
-    if (c.mirrored()) mirrored(g, c);
-    else distributed(g, c);
+      fail(call, "mirrored C (array %d, dims %s) must be exactly %d x %d", g_c, show_index(2, c.dims).c_str(),
+           m, n);
+    if (c.mirrored())
+      mirrored(g, c);
+    else
+      distributed(g, c);
   });
 }
 

@@ -22,7 +22,9 @@ namespace {
 std::int64_t my_elems(const Array& a) {
   return a.my_owner >= 0 ? a.owner_box[static_cast<std::size_t>(a.my_owner)].elems() : 0;
 }
-char* my_block(const Array& a) { return a.my_owner >= 0 ? a.owner_base[static_cast<std::size_t>(a.my_owner)] : nullptr; }
+char* my_block(const Array& a) {
+  return a.my_owner >= 0 ? a.owner_base[static_cast<std::size_t>(a.my_owner)] : nullptr;
+}
 
 void check_same(const char* call, const Array& a, const Array& b) {
   check_same_type(call, a, b);
@@ -36,8 +38,8 @@ void check_same(const char* call, const Array& a, const Array& b) {
 // Sum of the per-process partial dot products over the array's group (its
 // node only when mirrored).
 double reduce_dot(Array& a, double x) {
-  armci_msg_group_gop_scope(a.mirrored() ? SCOPE_NODE : SCOPE_ALL, &x, 1, const_cast<char*>("+"), ARMCI_DOUBLE,
-                            &a.armci_group);
+  armci_msg_group_gop_scope(a.mirrored() ? SCOPE_NODE : SCOPE_ALL, &x, 1, const_cast<char*>("+"),
+                            ARMCI_DOUBLE, &a.armci_group);
   return x;
 }
 

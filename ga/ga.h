@@ -52,8 +52,7 @@ void GA_Error(char *str, int code);
 int NGA_Create(int type, int ndim, int dims[], char *name, int chunk[]);
 int NGA_Create_config(int type, int ndim, int dims[], char *name, int chunk[], int p_handle);
 int NGA_Create_irreg(int type, int ndim, int dims[], char *name, int block[], int map[]);
-int NGA_Create_irreg_config(int type, int ndim, int dims[], char *name, int block[], int map[],
-                            int p_handle);
+int NGA_Create_irreg_config(int type, int ndim, int dims[], char *name, int block[], int map[], int p_handle);
 int GA_Create_handle(void);
 void GA_Set_data(int g_a, int ndim, int dims[], int type);
 void GA_Set_chunk(int g_a, int chunk[]);
@@ -75,8 +74,7 @@ void NGA_Strided_get(int g_a, int lo[], int hi[], int skip[], void *buf, int ld[
 void NGA_Strided_acc(int g_a, int lo[], int hi[], int skip[], void *buf, int ld[], void *alpha);
 void NGA_NbPut(int g_a, int lo[], int hi[], void *buf, int ld[], ga_nbhdl_t *nbhandle);
 void NGA_NbGet(int g_a, int lo[], int hi[], void *buf, int ld[], ga_nbhdl_t *nbhandle);
-void NGA_NbAcc(int g_a, int lo[], int hi[], void *buf, int ld[], void *alpha,
-               ga_nbhdl_t *nbhandle);
+void NGA_NbAcc(int g_a, int lo[], int hi[], void *buf, int ld[], void *alpha, ga_nbhdl_t *nbhandle);
 void NGA_NbWait(ga_nbhdl_t *nbhandle);
 int NGA_NbTest(ga_nbhdl_t *nbhandle); /* 1: complete, 0: still pending */
 long NGA_Read_inc(int g_a, int subscript[], long inc);
@@ -109,10 +107,8 @@ void GA_Add(void *alpha, int g_a, void *beta, int g_b, int g_c);
 void GA_Copy(int g_a, int g_b);
 void NGA_Copy_patch(char trans, int g_a, int alo[], int ahi[], int g_b, int blo[], int bhi[]);
 double GA_Ddot(int g_a, int g_b);
-double NGA_Ddot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[],
-                      int bhi[]);
-void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int g_b, double beta,
-              int g_c);
+double NGA_Ddot_patch(int g_a, char t_a, int alo[], int ahi[], int g_b, char t_b, int blo[], int bhi[]);
+void GA_Dgemm(char ta, char tb, int m, int n, int k, double alpha, int g_a, int g_b, double beta, int g_c);
 void GA_Symmetrize(int g_a);
 void GA_Transpose(int g_a, int g_b);
 void GA_Print(int g_a);

@@ -26,8 +26,9 @@ void Groups::init(int nprocs, int me) {
 
 const Pgroup& Groups::get(const char* call, int handle) const {
   if (handle == kMirror)
-    fail(call, "the mirror group (0) is not a process group here; use the world (-1) or a group "
-               "made by GA_Pgroup_create");
+    fail(call,
+         "the mirror group (0) is not a process group here; use the world (-1) or a group "
+         "made by GA_Pgroup_create");
   auto it = groups_.find(handle);
   if (it == groups_.end())
     fail(call, "processor group %d is not a valid group (never created, or destroyed)", handle);

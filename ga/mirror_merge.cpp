@@ -1,23 +1,16 @@
 // GA_Merge_mirrored: every node copy becomes the sum of all node copies.
 //
 // Work is sliced by TILES of the global index space (ga/tiles.hpp), never by
-// block layout: on a node of nl processes, local process j handles tiles
-// [j*T/nl, (j+1)*T/nl).  Nodes with different process counts therefore
-// still agree on who exchanges which tile with whom, and all of a node's
-// processes share the work.
+// block layout, so nodes with different process counts and layouts still
+// agree on who exchanges which tile with whom, and all of a node's processes
+// share the work (ga/merge_plan.hpp).  A node sends a tile in a step only if
+// its partial sum holds a contribution: a tile written by one node crosses
+// the network nnodes-1 times, the minimum for every node to receive it, and
+// tiles nobody wrote since the last zero/merge/fill do not move at all.
 //
-// Per tile, the value to produce is the sum of the nodes' contributions:
-//   - a node that wrote the tile since the last zero/merge (dirty) gives its
-//     values;
-//   - the clean nodes all hold the agreed base value: nothing if it is zero,
-//     else ONE representative clean node gives (clean count) x its values;
-//   - no dirty node and a non-zero base: every node scales locally.
-// The contributions are combined by recursive doubling over the nodes (with
-// a fold/unfold step for the nodes beyond the largest power of two), so a
-// merge takes log2(nnodes) (+2) network steps.  A node sends a tile in a step
-// only if its partial sum contains a contribution, so a tile written by one
-// node crosses the network nnodes-1 times, the minimum for every node to
-// receive it.
+// Buffers: each process has one scratch allocation (made at the first merge):
+// its tiles' partial sums, then one receive area per step, so a fast partner
+// of the next step cannot overwrite data still being added.
 #include "ga/mirror_merge.hpp"
 
 #include <algorithm>
@@ -27,7 +20,7 @@
 
 #include "ga/array_alloc.hpp"
 #include "ga/errors.hpp"
-#include "ga/mirror_state.hpp"
+#include "ga/merge_plan.hpp"
 #include "ga/patch_io.hpp"
 #include "ga/patch_map.hpp"
 #include "ga/registry.hpp"
@@ -38,116 +31,153 @@ namespace ga {
 
 namespace {
 
-enum class Kind { Fold, Double, Unfold };
+// My index among my node's processes of the array's group.
+int local_index(const Array& a) {
+  const auto& mine = a.mirror->node_members[static_cast<std::size_t>(a.mirror->my_node)];
+  return static_cast<int>(std::find(mine.begin(), mine.end(), a.my_rank) - mine.begin());
+}
 
-struct Step {
-  Kind kind;
-  int k;  // recursive-doubling level
-};
+int node_size(const Mirror& m, int node) {
+  return static_cast<int>(m.node_members[static_cast<std::size_t>(node)].size());
+}
 
-// Node schedule: m = largest power of two <= P, r = P - m extra nodes.
-struct Schedule {
-  int P = 1, m = 1, r = 0, L = 0;
-  std::vector<Step> steps;
-
-  explicit Schedule(int nnodes) : P(nnodes) {
-    while (m * 2 <= P) {
-      m *= 2;
-      ++L;
-    }
-    r = P - m;
-    if (r) steps.push_back({Kind::Fold, 0});
-    for (int k = 0; k < L; ++k) steps.push_back({Kind::Double, k});
-    if (r) steps.push_back({Kind::Unfold, 0});
+class Merge {
+ public:
+  Merge(Array& a, const std::vector<std::uint64_t>& all)
+      : a_(a),
+        m_(*a.mirror),
+        sch_(m_.nnodes()),
+        g_(m_.tiles, a.elem),
+        node_(m_.my_node),
+        nl_(node_size(m_, node_)),
+        j_(local_index(a)),
+        t0_(g_.first(nl_, j_)),
+        t1_(g_.first(nl_, j_ + 1)) {
+    for (int t = t0_; t < t1_; ++t) plans_.push_back(plan_tile(m_, all, t));
+    touched_.assign(plans_.size(), 0);
   }
-  int rd(int node) const { return node < m ? node : node - m; }
-  // Partner of `node` in step s, or -1 if it sits the step out.
-  int partner(const Step& s, int node) const {
-    switch (s.kind) {
-      case Kind::Fold: return node >= m ? node - m : (node < r ? node + m : -1);
-      case Kind::Double: return node < m ? node ^ (1 << s.k) : -1;
-      default: return node < r ? node + m : (node >= m ? node - m : -1);
-    }
+
+  void run() {
+    ensure_scratch();
+    base_ = static_cast<char*>(m_.scratch_ptrs[static_cast<std::size_t>(a_.my_rank)]);
+    m_.moved = m_.full = 0;
+    for (int t = t0_; t < t1_; ++t) start(t);
+    for (std::size_t s = 0; s < sch_.steps.size(); ++s) exchange(static_cast<int>(s));
+    for (int t = t0_; t < t1_; ++t)
+      if (touched_[idx(t)]) put_box(a_, m_.tiles.tile(t), work(t), false);
   }
-  // Does `from` send tile data to its partner in step s, given contributors c?
-  bool sends(const Step& s, int from, const std::vector<int>& c) const {
-    switch (s.kind) {
-      case Kind::Fold:
-        return from >= m && std::find(c.begin(), c.end(), from) != c.end();
-      case Kind::Double:
-        if (from >= m) return false;
-        for (int x : c)
-          if ((rd(x) >> s.k) == (from >> s.k)) return true;
-        return false;
-      default: {
-        if (from >= r) return false;
-        for (int x : c)
-          if (x != from + m) return true;
-        return false;
+
+ private:
+  Array& a_;
+  Mirror& m_;
+  const Schedule sch_;
+  const TileRanges g_;
+  const int node_, nl_, j_, t0_, t1_;
+  std::vector<TilePlan> plans_;
+  std::vector<char> touched_;  // partial sum differs from the node copy
+  char* base_ = nullptr;
+
+  std::size_t idx(int t) const { return static_cast<std::size_t>(t - t0_); }
+  char* work(int t) const { return base_ + g_.offset(nl_, j_, t); }
+  const TilePlan& plan(int t) const { return plans_[idx(t)]; }
+  // Receive area of step s of local process q on a node of nq processes.
+  std::int64_t area(int nq, int q, int s) const {
+    return (1 + static_cast<std::int64_t>(s)) * g_.range_bytes(nq, q);
+  }
+
+  void ensure_scratch() {
+    if (!m_.scratch_ptrs.empty()) return;
+    m_.scratch_bytes = area(nl_, j_, static_cast<int>(sch_.steps.size()));
+    m_.scratch_ptrs.assign(a_.members.size(), nullptr);
+    if (ARMCI_Malloc_group(m_.scratch_ptrs.data(), static_cast<armci_size_t>(m_.scratch_bytes),
+                           &a_.armci_group))
+      fail("GA_Merge_mirrored", "no memory for the merge buffers of array %d ('%s')", a_.handle,
+           a_.name.c_str());
+  }
+
+  // My node's contribution to tile t, in its partial-sum buffer.
+  void start(int t) {
+    const TilePlan& p = plan(t);
+    const Box tile = m_.tiles.tile(t);
+    if (p.local_scale) {
+      get_box(a_, tile, work(t));
+      scale_by_count(a_.type, work(t), tile.elems(), m_.nnodes());
+      put_box(a_, tile, work(t), false);
+    } else if (p.has(node_)) {
+      get_box(a_, tile, work(t));
+      if (p.rep == node_) {
+        scale_by_count(a_.type, work(t), tile.elems(), p.scale);
+        touched_[idx(t)] = 1;
       }
+    } else if (!p.contrib.empty()) {
+      std::memset(work(t), 0, static_cast<std::size_t>(g_.bytes(t)));
+    }
+    // What a merge of fully written copies would have me send.
+    for (const Step& s : sch_.steps) {
+      const int pn = sch_.partner(s, node_);
+      if (pn >= 0 && sch_.sends(s, node_, {pn, node_})) m_.full += g_.bytes(t);
+    }
+  }
+
+  // Step s: one vector put of my tiles to the partner node (into the
+  // receive areas of the processes handling them there), then add what the
+  // partner node's processes sent me.
+  void exchange(int s) {
+    const Step& step = sch_.steps[static_cast<std::size_t>(s)];
+    const int pn = sch_.partner(step, node_);
+    if (pn < 0) return;
+    const auto& their = m_.node_members[static_cast<std::size_t>(pn)];
+    const int pnl = static_cast<int>(their.size());
+    std::map<std::int64_t, std::pair<std::vector<void*>, std::vector<void*>>> by_size;
+    std::vector<int> targets, senders;  // group ranks
+    for (int t = t0_; t < t1_; ++t) {
+      const TilePlan& p = plan(t);
+      if (p.contrib.empty()) continue;
+      const int qj = g_.handler(pnl, t);
+      const int q = their[static_cast<std::size_t>(qj)];
+      if (sch_.sends(step, node_, p.contrib)) {
+        char* dst = static_cast<char*>(m_.scratch_ptrs[static_cast<std::size_t>(q)]) + area(pnl, qj, s) +
+                    g_.offset(pnl, qj, t);
+        auto& v = by_size[g_.bytes(t)];
+        v.first.push_back(work(t));
+        v.second.push_back(dst);
+        if (std::find(targets.begin(), targets.end(), q) == targets.end()) targets.push_back(q);
+        m_.moved += g_.bytes(t);
+      }
+      if (sch_.sends(step, pn, p.contrib) && std::find(senders.begin(), senders.end(), q) == senders.end())
+        senders.push_back(q);
+    }
+    if (!targets.empty()) {
+      std::vector<armci_giov_t> darr;
+      for (auto& [bytes, v] : by_size)
+        darr.push_back(
+            {v.first.data(), v.second.data(), static_cast<int>(v.first.size()), static_cast<int>(bytes)});
+      const int proc = a_.members[static_cast<std::size_t>(targets[0])];
+      ARMCI_PutV(darr.data(), static_cast<int>(darr.size()), proc);
+      ARMCI_Fence(proc);  // the notices below must follow the data (see notes)
+      for (int q : targets) armci_notify(a_.members[static_cast<std::size_t>(q)]);
+    }
+    for (int q : senders) armci_notify_wait(a_.members[static_cast<std::size_t>(q)], nullptr);
+    for (int t = t0_; t < t1_; ++t) {
+      const TilePlan& p = plan(t);
+      if (p.contrib.empty() || !sch_.sends(step, pn, p.contrib)) continue;
+      const char* in = base_ + area(nl_, j_, s) + g_.offset(nl_, j_, t);
+      // Unfold brings the finished sum; the other steps bring partial sums.
+      if (step.kind == Kind::Unfold)
+        std::memcpy(work(t), in, static_cast<std::size_t>(g_.bytes(t)));
+      else
+        add_elements(a_.type, work(t), in, m_.tiles.tile_elems(t));
+      touched_[idx(t)] = 1;
     }
   }
 };
 
-// What one tile needs in this merge.
-struct TilePlan {
-  std::vector<int> contrib;  // contributing node indices
-  int rep = -1;              // clean node giving scale x base
-  long scale = 1;
-  bool local_scale = false;  // nothing dirty, base non-zero: scale by nnodes
-};
-
-struct Ranges {
-  std::vector<std::int64_t> prefix;  // bytes before tile t
-  int T = 0;
-  int handler(int nl, int t) const { return static_cast<int>((static_cast<long>(t + 1) * nl - 1) / T); }
-  int first(int nl, int j) const { return static_cast<int>(static_cast<long>(j) * T / nl); }
-};
-
-Ranges make_ranges(const Array& a) {
-  Ranges g;
-  g.T = a.mirror->tiles.count();
-  g.prefix.resize(static_cast<std::size_t>(g.T) + 1, 0);
-  for (int t = 0; t < g.T; ++t)
-    g.prefix[static_cast<std::size_t>(t) + 1] =
-        g.prefix[static_cast<std::size_t>(t)] + a.mirror->tiles.tile_elems(t) * static_cast<std::int64_t>(a.elem);
-  return g;
-}
-
-// Bytes of the tile range of local process j on a node of nl processes.
-std::int64_t range_bytes(const Ranges& g, int nl, int j) {
-  return g.prefix[static_cast<std::size_t>(g.first(nl, j + 1))] - g.prefix[static_cast<std::size_t>(g.first(nl, j))];
-}
-
-void ensure_scratch(Array& a, const Ranges& g, int nslots) {
-  Mirror& m = *a.mirror;
-  if (!m.scratch_ptrs.empty()) return;
-  const auto& mine = m.node_members[static_cast<std::size_t>(m.my_node)];
-  const int j = static_cast<int>(std::find(mine.begin(), mine.end(), a.my_rank) - mine.begin());
-  m.scratch_bytes = range_bytes(g, static_cast<int>(mine.size()), j) * (nslots + 1);
-  m.scratch_ptrs.assign(a.members.size(), nullptr);
-  if (ARMCI_Malloc_group(m.scratch_ptrs.data(), static_cast<armci_size_t>(m.scratch_bytes), &a.armci_group) != 0)
-    fail("GA_Merge_mirrored", "no memory for the merge buffers of array %d ('%s')", a.handle, a.name.c_str());
-}
-
-TilePlan plan_tile(const Array& a, const std::vector<std::uint64_t>& all, int t) {
-  const Mirror& m = *a.mirror;
-  const int P = m.nnodes(), W = m.words();
-  TilePlan p;
-  for (int n = 0; n < P; ++n)
-    if (bit(all.data() + static_cast<std::size_t>(n) * W, t)) p.contrib.push_back(n);
-  const bool same = m.base[static_cast<std::size_t>(t)] == Base::Same;
-  if (p.contrib.empty()) {
-    p.local_scale = same;
-    return p;
-  }
-  if (same && static_cast<int>(p.contrib.size()) < P) {
-    for (int n = 0; n < P && p.rep < 0; ++n)
-      if (std::find(p.contrib.begin(), p.contrib.end(), n) == p.contrib.end()) p.rep = n;
-    p.scale = P - static_cast<long>(p.contrib.size());
-    p.contrib.insert(std::lower_bound(p.contrib.begin(), p.contrib.end(), p.rep), p.rep);
-  }
-  return p;
+// Tile t of my share of patch `src`, as it should be accumulated into the
+// distributed patch: how many node copies my node's values stand for.
+long copies_behind(const Mirror& m, const TilePlan& p) {
+  if (p.local_scale) return m.my_node == 0 ? m.nnodes() : 0;  // node 0 speaks for equal copies
+  if (!p.has(m.my_node)) return 0;
+  return p.rep == m.my_node ? p.scale : 1;
 }
 
 }  // namespace
@@ -157,119 +187,23 @@ void merge_mirrored(Array& a) {
     unmasked_sync(a);  // one copy: nothing to sum, but still a collective point
     return;
   }
-  Mirror& m = *a.mirror;
   // Writes to node copies are node-local; once fenced, the gather of the
   // dirty bitmaps (an allreduce: it returns only when every process has
   // contributed) doubles as the entry barrier.
   ARMCI_AllFence();
   Registry& r = *reg_or_null();
   r.skip_first_sync = r.skip_last_sync = r.skip_end_sync = false;
+  Mirror& m = *a.mirror;
   const std::vector<std::uint64_t> all = gather_dirty(a);
   // Everybody on this node has read the bitmap once the gather returned.
-  const auto& mine = m.node_members[static_cast<std::size_t>(m.my_node)];
-  if (a.my_rank == mine[0])
+  if (a.my_rank == m.node_members[static_cast<std::size_t>(m.my_node)][0])
     for (int i = 0; i < m.words(); ++i) __atomic_store_n(&m.dirty[i], 0, __ATOMIC_RELAXED);
-
-  const Schedule sch(m.nnodes());
-  const Ranges g = make_ranges(a);
-  const int nslots = static_cast<int>(sch.steps.size());
-  ensure_scratch(a, g, nslots);
-  const int me_node = m.my_node, nl = static_cast<int>(mine.size());
-  const int j = static_cast<int>(std::find(mine.begin(), mine.end(), a.my_rank) - mine.begin());
-  const int t0 = g.first(nl, j), t1 = g.first(nl, j + 1);
-  const std::int64_t R = g.prefix[static_cast<std::size_t>(t1)] - g.prefix[static_cast<std::size_t>(t0)];
-  char* base = static_cast<char*>(m.scratch_ptrs[static_cast<std::size_t>(a.my_rank)]);
-  auto work = [&](int t) { return base + (g.prefix[static_cast<std::size_t>(t)] - g.prefix[static_cast<std::size_t>(t0)]); };
-  auto tbytes = [&](int t) { return g.prefix[static_cast<std::size_t>(t) + 1] - g.prefix[static_cast<std::size_t>(t)]; };
-
-  std::vector<TilePlan> plans;
-  std::vector<char> touched(static_cast<std::size_t>(std::max(0, t1 - t0)), 0);
-  m.moved = 0;
-  m.full = 0;
-  for (int t = t0; t < t1; ++t) {
-    plans.push_back(plan_tile(a, all, t));
-    TilePlan& p = plans.back();
-    const Box tile = m.tiles.tile(t);
-    const bool contributes = std::find(p.contrib.begin(), p.contrib.end(), me_node) != p.contrib.end();
-    if (p.local_scale) {
-      get_box(a, tile, work(t));
-      scale_by_count(a.type, work(t), tile.elems(), m.nnodes());
-      put_box(a, tile, work(t), false);
-    } else if (contributes) {
-      get_box(a, tile, work(t));
-      if (p.rep == me_node) {
-        scale_by_count(a.type, work(t), tile.elems(), p.scale);
-        touched[static_cast<std::size_t>(t - t0)] = 1;
-      }
-    } else if (!p.contrib.empty()) {
-      std::memset(work(t), 0, static_cast<std::size_t>(tbytes(t)));
-    }
-    // A full merge: every node contributes every tile, so I send the tile in
-    // every step where I have a partner to send to.
-    for (const Step& s : sch.steps)
-      if (sch.partner(s, me_node) >= 0 && sch.sends(s, me_node, std::vector<int>{sch.partner(s, me_node), me_node}))
-        m.full += tbytes(t);
-  }
-
-  for (std::size_t si = 0; si < sch.steps.size(); ++si) {
-    const Step& s = sch.steps[si];
-    const int pn = sch.partner(s, me_node);
-    if (pn < 0) continue;
-    const auto& their = m.node_members[static_cast<std::size_t>(pn)];
-    const int pnl = static_cast<int>(their.size());
-    // Send: one vector put to the partner node, descriptors by tile size.
-    std::map<std::int64_t, std::pair<std::vector<void*>, std::vector<void*>>> by_size;
-    std::vector<int> targets;  // group ranks notified
-    for (int t = t0; t < t1; ++t) {
-      const TilePlan& p = plans[static_cast<std::size_t>(t - t0)];
-      if (p.contrib.empty() || !sch.sends(s, me_node, p.contrib)) continue;
-      const int qj = g.handler(pnl, t);
-      const int q = their[static_cast<std::size_t>(qj)];
-      const std::int64_t qR = range_bytes(g, pnl, qj);
-      char* dst = static_cast<char*>(m.scratch_ptrs[static_cast<std::size_t>(q)]) + (1 + static_cast<std::int64_t>(si)) * qR +
-                  (g.prefix[static_cast<std::size_t>(t)] - g.prefix[static_cast<std::size_t>(g.first(pnl, qj))]);
-      auto& v = by_size[tbytes(t)];
-      v.first.push_back(work(t));
-      v.second.push_back(dst);
-      if (std::find(targets.begin(), targets.end(), q) == targets.end()) targets.push_back(q);
-      m.moved += tbytes(t);
-    }
-    if (!targets.empty()) {
-      std::vector<armci_giov_t> darr;
-      for (auto& [bytes, v] : by_size)
-        darr.push_back({v.first.data(), v.second.data(), static_cast<int>(v.first.size()), static_cast<int>(bytes)});
-      const int proc = a.members[static_cast<std::size_t>(targets[0])];
-      ARMCI_PutV(darr.data(), static_cast<int>(darr.size()), proc);
-      ARMCI_Fence(proc);
-      for (int q : targets) armci_notify(a.members[static_cast<std::size_t>(q)]);
-    }
-    // Receive: wait for each sending process once, then fold the data in.
-    std::vector<int> senders;
-    for (int t = t0; t < t1; ++t) {
-      const TilePlan& p = plans[static_cast<std::size_t>(t - t0)];
-      if (p.contrib.empty() || !sch.sends(s, pn, p.contrib)) continue;
-      const int q = their[static_cast<std::size_t>(g.handler(pnl, t))];
-      if (std::find(senders.begin(), senders.end(), q) == senders.end()) senders.push_back(q);
-    }
-    for (int q : senders) armci_notify_wait(a.members[static_cast<std::size_t>(q)], nullptr);
-    for (int t = t0; t < t1; ++t) {
-      const TilePlan& p = plans[static_cast<std::size_t>(t - t0)];
-      if (p.contrib.empty() || !sch.sends(s, pn, p.contrib)) continue;
-      const char* in = base + (1 + static_cast<std::int64_t>(si)) * R + (g.prefix[static_cast<std::size_t>(t)] - g.prefix[static_cast<std::size_t>(t0)]);
-      if (s.kind == Kind::Unfold) std::memcpy(work(t), in, static_cast<std::size_t>(tbytes(t)));
-      else add_elements(a.type, work(t), in, m.tiles.tile_elems(t));
-      touched[static_cast<std::size_t>(t - t0)] = 1;
-    }
-  }
-
-  for (int t = t0; t < t1; ++t)
-    if (touched[static_cast<std::size_t>(t - t0)]) put_box(a, m.tiles.tile(t), work(t), false);
-  // Every node now agrees on every tile: zero where nothing was there.
-  for (int t = 0; t < m.tiles.count(); ++t) {
-    bool any = false;
-    for (int n = 0; n < m.nnodes() && !any; ++n) any = bit(all.data() + static_cast<std::size_t>(n) * m.words(), t);
-    if (any) m.base[static_cast<std::size_t>(t)] = Base::Same;
-  }
+  Merge(a, all).run();
+  // Every node now holds the same values in every tile anybody wrote.
+  for (int t = 0; t < m.tiles.count(); ++t)
+    for (int n = 0; n < m.nnodes(); ++n)
+      if (bit(all.data() + static_cast<std::ptrdiff_t>(n) * m.words(), t))
+        m.base[static_cast<std::size_t>(t)] = Base::Same;
   group_sync(a);
 }
 
@@ -286,50 +220,42 @@ void merge_distr_patch(const char* call, Array& a, const Box& src, Array& b, con
       put_box(b, piece, zeros.data());
     }
   }
-  if (!a.mirrored()) {
-    // One node: the patch itself is the sum.
+  if (!a.mirrored()) {  // one copy: the patch itself is the sum
     group_sync(a);
+    const PatchMap m = make_patch_map(call, src, dst, false);
     my_share(b, dst, true, 0, 1, [&](const Box& piece) {
       std::vector<char> buf(static_cast<std::size_t>(piece.elems()) * b.elem);
-      fetch_mapped(a, make_patch_map(call, src, dst, false), piece, buf.data());
+      fetch_mapped(a, m, piece, buf.data());
       put_box(b, piece, buf.data());
     });
     group_sync(a);
     return;
   }
   Mirror& m = *a.mirror;
-  const std::vector<std::uint64_t> all = gather_dirty(a);
-  group_sync(a);
-  const Ranges g = make_ranges(a);
-  const auto& mine = m.node_members[static_cast<std::size_t>(m.my_node)];
-  const int nl = static_cast<int>(mine.size());
-  const int j = static_cast<int>(std::find(mine.begin(), mine.end(), a.my_rank) - mine.begin());
+  const std::vector<std::uint64_t> all = gather_dirty(a);  // also: everybody has zeroed
+  const TileRanges g(m.tiles, a.elem);
+  const int nl = node_size(m, m.my_node), j = local_index(a);
   std::vector<char> one(a.elem, 0);
   dispatch(a.type, [&](auto zero) {
     using T = decltype(zero);
-    T v = T(1);
+    const T v = T(1);
     std::memcpy(one.data(), &v, sizeof v);
   });
   Registry& r = *reg_or_null();
-  m.moved = 0;
-  m.full = 0;
+  m.moved = m.full = 0;
   std::vector<armci_hdl_t> hs;
-  std::vector<std::vector<char>> bufs;
+  std::vector<std::vector<char>> bufs;  // alive until the accumulates complete
   for (int t = g.first(nl, j); t < g.first(nl, j + 1); ++t) {
     const Box piece = intersect(m.tiles.tile(t), src);
     if (piece.empty()) continue;
     const Box target = mapped_box(to_dst, piece);
     long remote = 0;
     b.dist.for_each_piece(target, [&](int o, const Box& q) {
-      if (!r.same_node(b.owner_world[static_cast<std::size_t>(o)])) remote += q.elems() * static_cast<long>(b.elem);
+      if (!r.same_node(b.owner_world[static_cast<std::size_t>(o)]))
+        remote += q.elems() * static_cast<long>(b.elem);
     });
     m.full += remote;
-    // How many node copies this node's values stand for (0: none).
-    const TilePlan p = plan_tile(a, all, t);
-    long k = 0;
-    if (p.local_scale) k = m.my_node == 0 ? m.nnodes() : 0;  // node 0 speaks for all equal copies
-    else if (std::find(p.contrib.begin(), p.contrib.end(), m.my_node) != p.contrib.end())
-      k = p.rep == m.my_node ? p.scale : 1;
+    const long k = copies_behind(m, plan_tile(m, all, t));
     if (k == 0) continue;
     bufs.emplace_back(static_cast<std::size_t>(piece.elems()) * a.elem);
     get_box(a, piece, bufs.back().data());

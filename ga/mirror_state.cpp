@@ -15,7 +15,9 @@ namespace {
 constexpr int kMaxTiles = 4096;
 constexpr std::int64_t kMinTileElems = 256;
 
-int node_leader(const Array& a) { return a.mirror->node_members[static_cast<std::size_t>(a.mirror->my_node)][0]; }
+int node_leader(const Array& a) {
+  return a.mirror->node_members[static_cast<std::size_t>(a.mirror->my_node)][0];
+}
 
 }  // namespace
 
@@ -25,7 +27,8 @@ void mark_dirty(Array& a, const Box& box) {
   a.mirror->tiles.for_each_tile_in(box, [&](int t) {
     const std::uint64_t m = std::uint64_t{1} << (t & 63);
     // Skip the atomic when already set: many puts hit the same tiles.
-    if (!(__atomic_load_n(&w[t >> 6], __ATOMIC_RELAXED) & m)) __atomic_fetch_or(&w[t >> 6], m, __ATOMIC_RELAXED);
+    if (!(__atomic_load_n(&w[t >> 6], __ATOMIC_RELAXED) & m))
+      __atomic_fetch_or(&w[t >> 6], m, __ATOMIC_RELAXED);
   });
 }
 

@@ -156,9 +156,12 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
     const int len = static_cast<int>(darr.size());
-    if (op == Op::Put) ARMCI_NbPutV(darr.data(), len, b.proc, &h);
-    else if (op == Op::Get) ARMCI_NbGetV(darr.data(), len, b.proc, &h);
-    else ARMCI_NbAccV(ti.acc_op, scale, darr.data(), len, b.proc, &h);
+    if (op == Op::Put)
+      ARMCI_NbPutV(darr.data(), len, b.proc, &h);
+    else if (op == Op::Get)
+      ARMCI_NbGetV(darr.data(), len, b.proc, &h);
+    else
+      ARMCI_NbAccV(ti.acc_op, scale, darr.data(), len, b.proc, &h);
     if (h) hs.push_back(h);
   }
   if (!local_acc.empty()) {
@@ -177,8 +180,8 @@ void get_box(Array& a, const Box& box, void* buf) {
 
 void put_box(Array& a, const Box& box, const void* buf, bool track) {
   Selection s = Selection::dense(box);
-  move(a, Op::Put, s, UserBuf::with_ld(const_cast<void*>(buf), box.ndim, s.count, nullptr), nullptr,
-       nullptr, track);
+  move(a, Op::Put, s, UserBuf::with_ld(const_cast<void*>(buf), box.ndim, s.count, nullptr), nullptr, nullptr,
+       track);
 }
 
 void acc_box(Array& a, const Box& box, const void* buf, const void* alpha, std::vector<armci_hdl_t>* nb) {

@@ -60,7 +60,8 @@ void GA_Print(int g_a) {
         std::vector<int> idx(row, row + a.ndim - 1);
         out += a.ndim > 1 ? show_index(a.ndim - 1, idx.data()) : "";
         out += ":";
-        for (int j = 0; j < n; ++j, ++k) out += " " + format_value(a.type, buf.data() + k * static_cast<std::int64_t>(a.elem));
+        for (int j = 0; j < n; ++j, ++k)
+          out += " " + format_value(a.type, buf.data() + k * static_cast<std::int64_t>(a.elem));
         out += "\n";
       });
       std::fputs(out.c_str(), stdout);
@@ -76,9 +77,10 @@ void GA_Print_distribution(int g_a) {
     unmasked_sync(a);
     if (a.my_rank == 0) {
       std::string out = header(a) + "\n";
-      const int holders = a.mirrored()
-          ? static_cast<int>(a.mirror->node_members[static_cast<std::size_t>(a.mirror->my_node)].size())
-          : static_cast<int>(a.members.size());
+      const int holders =
+          a.mirrored()
+              ? static_cast<int>(a.mirror->node_members[static_cast<std::size_t>(a.mirror->my_node)].size())
+              : static_cast<int>(a.members.size());
       for (int p = 0; p < holders; ++p) {
         Box b;
         a.dist.block_of(p, b);

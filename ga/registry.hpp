@@ -31,7 +31,7 @@ class Registry {
   std::vector<std::unique_ptr<Array>> arrays;  // index = handle + 1000
   std::vector<NbSlot> nb;
   bool skip_first_sync = false, skip_last_sync = false;  // GA_Mask_sync
-  bool skip_end_sync = false;  // the running collective's closing sync
+  bool skip_end_sync = false;                            // the running collective's closing sync
   int init_count = 0;
 
   // Valid, allocated array that this process may use.

@@ -28,13 +28,20 @@ static_assert(sizeof(DoubleComplex) == sizeof(std::complex<double>));
 template <typename F>
 decltype(auto) dispatch(int type, F&& f) {
   switch (type) {
-    case C_INT: return f(int{});
-    case C_LONG: return f(long{});
-    case C_LONGLONG: return f(static_cast<long long>(0));
-    case C_FLOAT: return f(float{});
-    case C_DBL: return f(double{});
-    case C_SCPL: return f(std::complex<float>{});
-    default: return f(std::complex<double>{});
+    case C_INT:
+      return f(int{});
+    case C_LONG:
+      return f(long{});
+    case C_LONGLONG:
+      return f(static_cast<long long>(0));
+    case C_FLOAT:
+      return f(float{});
+    case C_DBL:
+      return f(double{});
+    case C_SCPL:
+      return f(std::complex<float>{});
+    default:
+      return f(std::complex<double>{});
   }
 }
 

@@ -186,8 +186,8 @@ template <typename T>
 class RoundtripOf : public Roundtrip {
  public:
   RoundtripOf(int type, int ndim) : type_(type), ndim_(ndim) {
-    static const int kDims[7][7] = {{37}, {9, 7}, {5, 4, 3}, {3, 3, 3, 2}, {2, 3, 2, 2, 3},
-                                    {2, 2, 2, 2, 2, 3}, {2, 2, 2, 2, 2, 2, 3}};
+    static const int kDims[7][7] = {
+        {37}, {9, 7}, {5, 4, 3}, {3, 3, 3, 2}, {2, 3, 2, 2, 3}, {2, 2, 2, 2, 2, 3}, {2, 2, 2, 2, 2, 2, 3}};
     total_ = 1;
     for (int d = 0; d < ndim; ++d) {
       dims_[d] = kDims[ndim - 1][d];
@@ -219,7 +219,8 @@ class RoundtripOf : public Roundtrip {
     int idx[GA_MAX_DIM];
     std::copy(plo, plo + ndim_, idx);
     for (;; ++k) {
-      bad += part[static_cast<std::size_t>(k)] != all_[static_cast<std::size_t>(gat::linear(ndim_, dims_, idx))];
+      bad +=
+          part[static_cast<std::size_t>(k)] != all_[static_cast<std::size_t>(gat::linear(ndim_, dims_, idx))];
       int d = ndim_ - 1;
       for (; d >= 0; --d) {
         if (++idx[d] <= phi[d]) break;
@@ -253,13 +254,20 @@ class RoundtripOf : public Roundtrip {
 
 std::unique_ptr<Roundtrip> roundtrip(int type, int ndim) {
   switch (type) {
-    case C_INT: return std::make_unique<RoundtripOf<int>>(type, ndim);
-    case C_LONG: return std::make_unique<RoundtripOf<long>>(type, ndim);
-    case C_LONGLONG: return std::make_unique<RoundtripOf<long long>>(type, ndim);
-    case C_FLOAT: return std::make_unique<RoundtripOf<float>>(type, ndim);
-    case C_DBL: return std::make_unique<RoundtripOf<double>>(type, ndim);
-    case C_SCPL: return std::make_unique<RoundtripOf<std::complex<float>>>(type, ndim);
-    default: return std::make_unique<RoundtripOf<std::complex<double>>>(type, ndim);
+    case C_INT:
+      return std::make_unique<RoundtripOf<int>>(type, ndim);
+    case C_LONG:
+      return std::make_unique<RoundtripOf<long>>(type, ndim);
+    case C_LONGLONG:
+      return std::make_unique<RoundtripOf<long long>>(type, ndim);
+    case C_FLOAT:
+      return std::make_unique<RoundtripOf<float>>(type, ndim);
+    case C_DBL:
+      return std::make_unique<RoundtripOf<double>>(type, ndim);
+    case C_SCPL:
+      return std::make_unique<RoundtripOf<std::complex<float>>>(type, ndim);
+    default:
+      return std::make_unique<RoundtripOf<std::complex<double>>>(type, ndim);
   }
 }
 
@@ -333,7 +341,8 @@ TEST_F(GaArrays, NodeidsAndCluster) {
   int counted = 0;
   for (int n = 0; n < GA_Cluster_nnodes(); ++n) {
     counted += GA_Cluster_nprocs(n);
-    for (int i = 0; i < GA_Cluster_nprocs(n); ++i) EXPECT_EQ(GA_Cluster_proc_nodeid(GA_Cluster_procid(n, i)), n);
+    for (int i = 0; i < GA_Cluster_nprocs(n); ++i)
+      EXPECT_EQ(GA_Cluster_proc_nodeid(GA_Cluster_procid(n, i)), n);
   }
   EXPECT_EQ(counted, nproc());
   EXPECT_EQ(GA_Cluster_procid(gat::node(), gat::local_rank()), me());

@@ -132,7 +132,8 @@ TEST_F(GaColl, CopyAndCopyPatch) {
   bad = 0;
   for (int i = 0; i <= 9; ++i)
     for (int j = 0; j <= 19; ++j)
-      bad += vt[static_cast<std::size_t>((1 + j) * rows + (5 + i))] != va[static_cast<std::size_t>(i * cols + j)];
+      bad += vt[static_cast<std::size_t>((1 + j) * rows + (5 + i))] !=
+             va[static_cast<std::size_t>(i * cols + j)];
   EXPECT_EQ(bad, 0) << "transposed copy_patch";
   // Reshape: the first 7 rows of a (7*21 elements) into a 1-d array.
   int ldims[1] = {200};
@@ -155,7 +156,8 @@ TEST_F(GaColl, CopyAndCopyPatch) {
   NGA_Copy_patch('N', l, llo, lhi, b, b2lo, b2hi);
   vb = get_all(b, rows, cols);
   bad = 0;
-  for (int k = 0; k < 7 * cols; ++k) bad += vb[static_cast<std::size_t>(k)] != va[static_cast<std::size_t>(k)];
+  for (int k = 0; k < 7 * cols; ++k)
+    bad += vb[static_cast<std::size_t>(k)] != va[static_cast<std::size_t>(k)];
   EXPECT_EQ(bad, 0) << "1-d to 2-d copy_patch";
 }
 
@@ -175,7 +177,8 @@ TEST_F(GaColl, DotProducts) {
   want = 0;
   for (int i = 0; i < 10; ++i)
     for (int j = 0; j < 5; ++j)
-      want += va[static_cast<std::size_t>((2 + i) * cols + j)] * vb[static_cast<std::size_t>((5 + i) * cols + 3 + j)];
+      want += va[static_cast<std::size_t>((2 + i) * cols + j)] *
+              vb[static_cast<std::size_t>((5 + i) * cols + 3 + j)];
   EXPECT_NEAR(NGA_Ddot_patch(a, 'N', alo, ahi, b, 'N', blo, bhi), want, 1e-9);
   int tlo[2] = {0, 0}, thi[2] = {4, 9};  // 5 x 10, paired transposed with a's 10 x 5
   want = 0;
@@ -197,11 +200,14 @@ TEST_F(GaColl, DgemmAllTransposesVsSerial) {
   // At and Bt hold the transposes, so every variant computes the same product.
   std::vector<double> vat(va.size()), vbt(vb.size());
   for (int i = 0; i < m; ++i)
-    for (int l = 0; l < k; ++l) vat[static_cast<std::size_t>(l * m + i)] = va[static_cast<std::size_t>(i * k + l)];
+    for (int l = 0; l < k; ++l)
+      vat[static_cast<std::size_t>(l * m + i)] = va[static_cast<std::size_t>(i * k + l)];
   for (int l = 0; l < k; ++l)
-    for (int j = 0; j < n; ++j) vbt[static_cast<std::size_t>(j * k + l)] = vb[static_cast<std::size_t>(l * n + j)];
+    for (int j = 0; j < n; ++j)
+      vbt[static_cast<std::size_t>(j * k + l)] = vb[static_cast<std::size_t>(l * n + j)];
   if (me() == 0) {
-    int lo[2] = {0, 0}, ahi[2] = {m - 1, k - 1}, athi[2] = {k - 1, m - 1}, bhi[2] = {k - 1, n - 1}, bthi[2] = {n - 1, k - 1};
+    int lo[2] = {0, 0}, ahi[2] = {m - 1, k - 1}, athi[2] = {k - 1, m - 1}, bhi[2] = {k - 1, n - 1},
+        bthi[2] = {n - 1, k - 1};
     int lda[1] = {k}, ldat[1] = {m}, ldb[1] = {n}, ldbt[1] = {k};
     NGA_Put(a, lo, ahi, const_cast<double*>(va.data()), lda);
     NGA_Put(at, lo, athi, vat.data(), ldat);
@@ -212,7 +218,8 @@ TEST_F(GaColl, DgemmAllTransposesVsSerial) {
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       double s = 0;
-      for (int l = 0; l < k; ++l) s += va[static_cast<std::size_t>(i * k + l)] * vb[static_cast<std::size_t>(l * n + j)];
+      for (int l = 0; l < k; ++l)
+        s += va[static_cast<std::size_t>(i * k + l)] * vb[static_cast<std::size_t>(l * n + j)];
       want[static_cast<std::size_t>(i * n + j)] = 0.75 * s - 2.0 * vc[static_cast<std::size_t>(i * n + j)];
     }
   for (char ta : {'N', 'T'})
@@ -239,7 +246,8 @@ TEST_F(GaColl, SymmetrizeAndTranspose) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       bad += std::fabs(vs[static_cast<std::size_t>(i * n + j)] -
-                       0.5 * (va[static_cast<std::size_t>(i * n + j)] + va[static_cast<std::size_t>(j * n + i)])) > 1e-15;
+                       0.5 * (va[static_cast<std::size_t>(i * n + j)] +
+                              va[static_cast<std::size_t>(j * n + i)])) > 1e-15;
   EXPECT_EQ(bad, 0) << "symmetrize";
   int rdims[2] = {19, 11}, tdims[2] = {11, 19};
   GA r(NGA_Create(C_DBL, 2, rdims, gat::op("r"), nullptr));
@@ -250,7 +258,8 @@ TEST_F(GaColl, SymmetrizeAndTranspose) {
   const auto vt = get_all(t, 11, 19);
   bad = 0;
   for (int i = 0; i < 19; ++i)
-    for (int j = 0; j < 11; ++j) bad += vt[static_cast<std::size_t>(j * 19 + i)] != vr[static_cast<std::size_t>(i * 11 + j)];
+    for (int j = 0; j < 11; ++j)
+      bad += vt[static_cast<std::size_t>(j * 19 + i)] != vr[static_cast<std::size_t>(i * 11 + j)];
   EXPECT_EQ(bad, 0) << "transpose";
   (void)tdims;
 }

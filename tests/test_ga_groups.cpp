@@ -2,6 +2,8 @@
 // destroy, group sync/gop/broadcast, arrays on groups, a subgroup as the
 // default group (GA_Nodeid, NGA_Create, GA_Sync, GA_Dgop, GA_Brdcst follow
 // it), and copies between arrays on nested groups called by the smaller one.
+#include <algorithm>
+
 #include "ga_test.hpp"
 
 using gat::GA;
@@ -209,5 +211,52 @@ TEST_F(GaGroups, CopyBetweenNestedGroups) {
   for (double q : all) bad += q != 5.0;
   EXPECT_EQ(bad, 0) << "subgroup -> world copy by the smaller group";
   GA_Sync();
+  GA_Pgroup_destroy(g);
+}
+
+// A mirrored array made while a subgroup is the default: one copy per node
+// of the subgroup, merged over the subgroup only.
+TEST_F(GaGroups, MirroredOnSubgroup) {
+  const int n = std::min(2, nproc());
+  const int g = GA_Pgroup_split(-1, n);
+  const auto members = split_members(n);
+  GA_Pgroup_set_default(g);
+  std::vector<int> nodes;  // cluster nodes of my subgroup
+  int my_local = 0;
+  for (int w : members) {
+    const int nd = GA_Cluster_proc_nodeid(w);
+    if (std::find(nodes.begin(), nodes.end(), nd) == nodes.end()) nodes.push_back(nd);
+    if (nd == gat::node() && w < me()) ++my_local;
+  }
+  const int cnt = static_cast<int>(nodes.size());
+  int node_sum = 0;
+  for (int nd : nodes) node_sum += nd;
+  {
+    const int N = 20;
+    int dims[2] = {N, N};
+    GA a(NGA_Create_config(C_DBL, 2, dims, gat::op("sub mirror"), nullptr, GA_Pgroup_get_mirror()));
+    EXPECT_EQ(GA_Is_mirrored(a), cnt > 1 ? 1 : 0);
+    int lo[2], hi[2];
+    NGA_Distribution(a, my_local, lo, hi);
+    if (lo[0] >= 0) {
+      const int cols = hi[1] - lo[1] + 1;
+      std::vector<double> v(static_cast<std::size_t>((hi[0] - lo[0] + 1) * cols));
+      for (int i = lo[0]; i <= hi[0]; ++i)
+        for (int j = lo[1]; j <= hi[1]; ++j)
+          v[static_cast<std::size_t>((i - lo[0]) * cols + j - lo[1])] = gat::node() + i + j * N;
+      int ld[1] = {cols};
+      NGA_Put(a, lo, hi, v.data(), ld);
+    }
+    GA_Merge_mirrored(a);
+    std::vector<double> all(N * N);
+    int alo[2] = {0, 0}, ahi[2] = {N - 1, N - 1}, ald[1] = {N};
+    NGA_Get(a, alo, ahi, all.data(), ald);
+    long bad = 0;
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < N; ++j)
+        bad += all[static_cast<std::size_t>(i * N + j)] != cnt * (i + j * static_cast<double>(N)) + node_sum;
+    EXPECT_EQ(bad, 0) << "subgroup of " << members.size() << " processes on " << cnt << " node(s)";
+  }
+  GA_Pgroup_set_default(-1);
   GA_Pgroup_destroy(g);
 }

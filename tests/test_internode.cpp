@@ -176,3 +176,40 @@ TEST_F(Internode, GroupAllocationKeysStayInGroupAndAreFetchedOnDemand) {
   }
   ARMCI_Group_free(&g);
 }
+
+TEST_F(Internode, RmwLongTakesIncrementsBeyondInt) {
+  mp::Shared<long> a(1);
+  a.mine()[0] = 0;
+  ARMCI_Barrier();
+  const long inc = 5000000000L + me();  // > INT_MAX
+  long old = -1;
+  ASSERT_EQ(ARMCI_Rmw_long(ARMCI_FETCH_AND_ADD_LONG, &old, a.of(0), inc, 0), 0);
+  EXPECT_GE(old, 0);
+  ARMCI_Barrier();
+  if (me() == 0) {
+    long want = 0;
+    for (int p = 0; p < nproc(); ++p) want += 5000000000L + p;
+    EXPECT_EQ(a.mine()[0], want);
+  }
+}
+
+TEST_F(Internode, PackedGetRepliesCountAsRemoteBytes) {
+  if (!multi_node()) GTEST_SKIP() << "one node: nothing crosses a network";
+  mp::Shared<char> a(1u << 20);
+  ARMCI_Barrier();
+  // The first process of another node; 64 pieces of 512 B travel packed.
+  int peer = -1;
+  for (int p = 0; p < nproc() && peer < 0; ++p)
+    if (!ARMCI_Same_node(p)) peer = p;
+  std::vector<char> local(64 * 4096);
+  std::vector<void*> src(64), dst(64);
+  for (int i = 0; i < 64; ++i) {
+    src[static_cast<std::size_t>(i)] = a.of(peer) + i * 4096;
+    dst[static_cast<std::size_t>(i)] = local.data() + i * 4096;
+  }
+  armci_giov_t d{src.data(), dst.data(), 64, 512};
+  const long before = stat_of("remote_bytes");
+  ASSERT_EQ(ARMCI_GetV(&d, 1, peer), 0);
+  EXPECT_GE(stat_of("remote_bytes") - before, 64 * 512);
+  ARMCI_Barrier();
+}

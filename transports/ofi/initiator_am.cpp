@@ -97,6 +97,7 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
           static_cast<int>(p.op), r.status);
   switch (p.op) {
     case AmOp::GetPieces: {
+      rt.stats.remote_bytes += r.len;  // data that came back across the network
       const char* d = buf + sizeof r;
       for (const auto& q : p.scatter) {
         std::memcpy(const_cast<void*>(q.local), d, q.bytes);
