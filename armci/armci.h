@@ -160,9 +160,10 @@ int ARMCI_Destroy_mutexes(void);
 void ARMCI_Lock(int mutex, int proc);
 void ARMCI_Unlock(int mutex, int proc);
 
-/* Notification: armci_notify(proc) returns the number of notifications this
- * process has sent to proc; armci_notify_wait(proc, &v) waits for the next one
- * from proc and returns (and stores in *v) how many arrived from it so far. */
+/* Notification, ordered after the caller's earlier puts to proc's node:
+ * armci_notify(proc) returns the number of notices sent to proc so far;
+ * armci_notify_wait(proc, &v) waits for one more notice from proc than it
+ * waited for before, stores that count in *v and returns how many arrived. */
 int armci_notify(int proc);
 int armci_notify_wait(int proc, int *pval);
 

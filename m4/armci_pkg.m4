@@ -10,6 +10,8 @@ AC_DEFUN([ARMCI_REQUIRE_PKG], [
   AS_IF([test "x$armci_pkg_prefix" = xno],
         [AC_MSG_ERROR([$3 is required by armci-ofi and cannot be disabled])])
   AS_IF([test "x$armci_pkg_prefix" != xcheck && test "x$armci_pkg_prefix" != xyes], [
+    AS_IF([test ! -f "$armci_pkg_prefix/include/$4"],
+          [AC_MSG_ERROR([--with-$2=$armci_pkg_prefix: no $armci_pkg_prefix/include/$4 there (Debian package: $7)])])
     armci_pkg_libdir="$armci_pkg_prefix/lib"
     AS_IF([test -d "$armci_pkg_prefix/lib64"], [armci_pkg_libdir="$armci_pkg_prefix/lib64"])
     AS_IF([test -f "$armci_pkg_libdir/pkgconfig/$3.pc"],
