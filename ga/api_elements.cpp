@@ -112,8 +112,10 @@ long NGA_Read_inc(int g_a, int subscript[], long inc) {
       fail(call, "array %d ('%s') is %s; NGA_Read_inc needs C_INT, C_LONG or C_LONGLONG", g_a, a.name.c_str(),
            type_info(a.type)->name);
     check_subscript(call, a, subscript, "subscript");
-    // ARMCI_Rmw carries the increment as an int.
-    if (inc > INT_MAX || inc < INT_MIN) fail(call, "inc = %ld does not fit in an int (ARMCI_Rmw)", inc);
+    // An int element takes an int increment (ARMCI_Rmw's); long elements take
+    // any long through armci-ofi's ARMCI_Rmw_long.
+    if (a.type == C_INT && (inc > INT_MAX || inc < INT_MIN))
+      fail(call, "inc = %ld does not fit in the int elements of array %d ('%s')", inc, g_a, a.name.c_str());
     const int j = a.dist.owner_of(subscript);
     void* addr = a.element(j, subscript);
     const int w = a.owner_world[static_cast<std::size_t>(j)];
@@ -123,7 +125,7 @@ long NGA_Read_inc(int g_a, int subscript[], long inc) {
       ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &o, addr, static_cast<int>(inc), w);
       old = o;
     } else {
-      ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, addr, static_cast<int>(inc), w);
+      ARMCI_Rmw_long(ARMCI_FETCH_AND_ADD_LONG, &old, addr, inc, w);
     }
     if (a.mirrored()) mark_dirty(a, Box::of(a.ndim, subscript, subscript));
     return old;

@@ -153,8 +153,9 @@ class Merge {
         darr.push_back(
             {v.first.data(), v.second.data(), static_cast<int>(v.first.size()), static_cast<int>(bytes)});
       const int proc = a_.members[static_cast<std::size_t>(targets[0])];
+      // Notices are ordered after earlier puts to the same node, whichever
+      // of its processes they address: no fence needed.
       ARMCI_PutV(darr.data(), static_cast<int>(darr.size()), proc);
-      ARMCI_Fence(proc);  // the notices below must follow the data (see notes)
       for (int q : targets) armci_notify(a_.members[static_cast<std::size_t>(q)]);
     }
     for (int q : senders) armci_notify_wait(a_.members[static_cast<std::size_t>(q)], nullptr);

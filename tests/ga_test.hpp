@@ -56,6 +56,13 @@ inline long remote_bytes() {
   return p ? std::atol(p + 13) : 0;
 }
 
+// ARMCI_OFI_ATOMICS=1 routes every accumulate through the NIC, this node's
+// too: such accumulates count as libfabric bytes without leaving the node.
+inline bool nic_accumulates() {
+  const char* v = std::getenv("ARMCI_OFI_ATOMICS");
+  return v && std::atoi(v) == 1;
+}
+
 inline long sum_all(long x) {
   GA_Lgop(&x, 1, const_cast<char*>("+"));
   return x;

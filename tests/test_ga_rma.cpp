@@ -166,6 +166,15 @@ TEST_F(GaRma, ReadIncCounters) {
   NGA_Get(gi, sub, sub, &final_i, nullptr);
   EXPECT_EQ(final_l, static_cast<long>(n) * nproc());
   EXPECT_EQ(final_i, 3 * n * nproc());
+  // Increments beyond the int range on long elements.
+  int big[1] = {0};
+  const long step = 1L << 40;
+  const long before = NGA_Read_inc(gl, big, step);
+  EXPECT_EQ(before % step, 0);
+  GA_Sync();
+  long total = 0;
+  NGA_Get(gl, big, big, &total, nullptr);
+  EXPECT_EQ(total, step * nproc());
   // The values handed out are 0..n*P-1, each once.
   std::vector<long> marks(static_cast<std::size_t>(n * nproc()), 0);
   for (long v : got)
@@ -239,7 +248,7 @@ TEST_F(GaRma, OnNodePatchesStayOffTheNetwork) {
     int ld[1] = {hi[1] - lo[1] + 1};
     NGA_Put(g, lo, hi, buf.data(), ld);
     NGA_Get(g, lo, hi, buf.data(), ld);
-    NGA_Acc(g, lo, hi, buf.data(), ld, &one);
+    if (!gat::nic_accumulates()) NGA_Acc(g, lo, hi, buf.data(), ld, &one);
   }
   EXPECT_EQ(gat::remote_bytes() - before, 0);
   GA_Sync();
