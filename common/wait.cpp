@@ -54,9 +54,11 @@ void Backoff::pause() {
     if ((spins_ & 15) == 0) sched_yield();
     return;
   }
-  // Past the spin window: give the core away; sleep longer the longer we wait.
+  // Past the spin window: give the core away now and then (a caller that
+  // drives a network between pauses must keep doing so), and sleep once the
+  // wait gets long.
   if (waited < 0.01) {
-    sched_yield();
+    if ((spins_ & 7) == 0) sched_yield();
   } else {
     std::this_thread::sleep_for(std::chrono::microseconds(waited < 0.1 ? 50 : 1000));
   }

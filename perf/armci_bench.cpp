@@ -85,7 +85,8 @@ Row measure(int target, std::size_t bytes, const Options& o, char* local, char* 
   r.get_bw = mbps(bytes, r.get);
   r.acc_bw = mbps(bytes, r.acc);
   const int w = o.window;
-  const int wit = std::max(3, it / w);
+  // Bandwidth trials long enough (~64 MiB each) to average out scheduling.
+  const int wit = iters_for(bytes * static_cast<std::size_t>(w), 64u << 20, 3, 1000);
   double pw = per_call([&] {
     for (int k = 0; k < w; ++k) ARMCI_NbPut(local, remote + static_cast<std::size_t>(k) * bytes, static_cast<int>(bytes), target, nullptr);
     ARMCI_WaitAll();
@@ -152,24 +153,31 @@ void print_inter(const Row& r, FILE* csv) {
   std::fflush(stdout);
 }
 
-// Element-wise best of two measurements (lower times, higher rates).
-Row better(const Row& a, const Row& b) {
-  Row r = a;
-  auto lo = [](double x, double y) { return std::min(x, y); };
-  auto hi = [](double x, double y) { return std::max(x, y); };
-  r.put = lo(a.put, b.put); r.get = lo(a.get, b.get); r.acc = lo(a.acc, b.acc);
-  r.puts = lo(a.puts, b.puts); r.gets = lo(a.gets, b.gets); r.accs = lo(a.accs, b.accs);
-  r.put_bw = hi(a.put_bw, b.put_bw); r.get_bw = hi(a.get_bw, b.get_bw); r.acc_bw = hi(a.acc_bw, b.acc_bw);
-  r.putw_bw = hi(a.putw_bw, b.putw_bw); r.getw_bw = hi(a.getw_bw, b.getw_bw);
+// Element-wise medians over the rounds (ours and the raw baseline were
+// measured alternately, so both see the same disturbances).
+Row median_row(const std::vector<Row>& v) {
+  Row r = v.front();
+  auto med = [&](double Row::*f) {
+    std::vector<double> x;
+    for (const Row& q : v) x.push_back(q.*f);
+    return median(x);
+  };
+  for (double Row::*f : {&Row::put, &Row::get, &Row::acc, &Row::puts, &Row::gets, &Row::accs, &Row::put_bw,
+                         &Row::get_bw, &Row::acc_bw, &Row::putw_bw, &Row::getw_bw})
+    r.*f = med(f);
   return r;
 }
 
-RawResult better(const RawResult& a, const RawResult& b) {
-  RawResult r = a;
-  r.write_rtt_s = std::min(a.write_rtt_s, b.write_rtt_s);
-  r.read_rtt_s = std::min(a.read_rtt_s, b.read_rtt_s);
-  r.write_bw_mbs = std::max(a.write_bw_mbs, b.write_bw_mbs);
-  r.read_bw_mbs = std::max(a.read_bw_mbs, b.read_bw_mbs);
+RawResult median_raw(const std::vector<RawResult>& v) {
+  RawResult r = v.front();
+  auto med = [&](double RawResult::*f) {
+    std::vector<double> x;
+    for (const RawResult& q : v) x.push_back(q.*f);
+    return median(x);
+  };
+  for (double RawResult::*f : {&RawResult::write_rtt_s, &RawResult::read_rtt_s, &RawResult::write_bw_mbs,
+                               &RawResult::read_bw_mbs})
+    r.*f = med(f);
   return r;
 }
 
@@ -251,9 +259,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::vector<Row> intra_rows, inter_rows;
-  // Inter-node pairs alternate with the raw baseline size by size; each
-  // side's numbers are the better of two rounds, so a disturbance of the
-  // machine during one round does not decide the comparison.
+  // Inter-node pairs alternate with the raw baseline size by size, round by
+  // round; each side reports its median over the rounds.
   RawSession raw(0, inter > 0 && o.raw ? inter : -1, o.max, o.window);
   ARMCI_Barrier();
   if (intra > 0) {
@@ -269,18 +276,17 @@ int main(int argc, char** argv) {
   if (inter > 0) {
     if (me == 0) print_inter_header(o.window);
     for (std::size_t b : sizes) {
-      Row best{};
-      RawResult best_raw{};
-      for (int round = 0; round < 2; ++round) {
-        if (me == 0) {
-          Row r = measure(inter, b, o, local.data(), static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]), true);
-          best = round == 0 ? r : better(best, r);
-        }
+      // Big transfers see the most scheduling noise: more rounds for them.
+      const int rounds = b >= (128u << 10) ? 5 : 3;
+      std::vector<Row> ours;
+      std::vector<RawResult> theirs;
+      for (int round = 0; round < rounds; ++round) {
+        if (me == 0)
+          ours.push_back(measure(inter, b, o, local.data(), static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]), true));
         ARMCI_Barrier();
         if (raw.active()) {
           if (me == 0) {
-            RawResult q = raw.measure(b);
-            best_raw = round == 0 ? q : better(best_raw, q);
+            theirs.push_back(raw.measure(b));
             raw.done();
           } else {
             raw.serve();
@@ -289,11 +295,13 @@ int main(int argc, char** argv) {
         ARMCI_Barrier();
       }
       if (me == 0) {
-        best.raw = best_raw;
-        inter_rows.push_back(best);
-        print_inter(best, csv);
+        Row r = median_row(ours);
+        if (!theirs.empty()) r.raw = median_raw(theirs);
+        inter_rows.push_back(r);
+        print_inter(r, csv);
       }
     }
+    ARMCI_Barrier();
   }
   if (me == 0) {
     std::printf("\n");

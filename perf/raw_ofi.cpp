@@ -144,7 +144,7 @@ RawResult RawSession::measure(std::size_t bytes) {
   r.write_rtt_s = per_call([&] { one(true, 0, wflags); wait_completions(m.ep, 1); }, iters);
   r.read_rtt_s = per_call([&] { one(false, 0, 0); wait_completions(m.ep, 1); }, iters);
   const int w = m.window;
-  const int bw_iters = std::max(3, iters / w);
+  const int bw_iters = iters_for(bytes * static_cast<std::size_t>(w), 64u << 20, 3, 1000);
   double ws = per_call([&] { for (int k = 0; k < w; ++k) one(true, k, wflags); wait_completions(m.ep, w); }, bw_iters, 3);
   double rs = per_call([&] { for (int k = 0; k < w; ++k) one(false, k, 0); wait_completions(m.ep, w); }, bw_iters, 3);
   r.write_bw_mbs = mbps(bytes * static_cast<std::size_t>(w), ws);

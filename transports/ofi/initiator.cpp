@@ -134,6 +134,9 @@ bool OfiImpl::progress() {
         complete(c);
       }
     }
+    // A short batch drained the queue: another read would only cost one
+    // more pass of the provider's progress engine (a system call with rxm).
+    if (n < 16) return true;
   }
 }
 
