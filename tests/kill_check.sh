@@ -1,7 +1,7 @@
 #!/bin/bash
 # Jobs that go wrong must end by themselves: a rank killed with SIGKILL
 # (memfd and posix heap backings), a bad argument in the default abort mode,
-# ARMCI_Error and armci_msg_abort.  Each job must finish within 60 s, exit
+# ARMCI_Error, armci_msg_abort, and puts to a node whose agent is frozen.  Each job must finish within 60 s, exit
 # non-zero, leave no process behind and no new entry in /dev/shm; the
 # fatal-error jobs must also name the failing call.  Also checks that
 # armci_msg_init/armci_msg_finalize around an ARMCI session work.
@@ -76,6 +76,10 @@ done
 job "bad argument in abort mode" 'ARMCI_Put.*process id 7' -- badarg
 job "ARMCI_Error" 'ARMCI_Error.*kill_victim deliberate error' -- error
 job "armci_msg_abort" 'armci_msg_abort' -- abort
+# A frozen peer across nodes: rxm never completes the connection or the
+# sends queue up; the origin must give up on its own and name the peer.
+job "puts to a stopped node" 'node 1 \(agent: rank 2\)|rank 2' ARMCI_VNODES=2 \
+  ARMCI_OFI_EAGAIN_TIMEOUT=5 ARMCI_TIMEOUT=15 -- stop
 
 out=$(env -u ARMCI_ERRORS timeout -k 10 "$limit" "$run" -n 4 "$victim" msginit 2>&1)
 rc=$?

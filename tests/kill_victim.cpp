@@ -5,7 +5,9 @@
 //   error   : calls ARMCI_Error
 //   abort   : calls armci_msg_abort
 // while the other ranks wait in a barrier that can never complete: the job
-// must end by itself.  "msginit" instead runs armci_msg_init/_finalize
+// must end by itself.  "stop" (run with ARMCI_VNODES=2) instead freezes
+// rank 2, whose process serves node 1 to the network, and rank 0 keeps
+// putting to it: the puts must give up in bounded time naming the peer.  "msginit" instead runs armci_msg_init/_finalize
 // around a normal ARMCI session and must succeed.
 #include <signal.h>
 #include <unistd.h>
@@ -35,7 +37,23 @@ int main(int argc, char** argv) {
     if (me == 0) std::printf("msginit ok: %d processes\n", x);
     return x == n ? 0 : 1;
   }
-  if (me == n - 1) {
+  if (std::strcmp(mode, "stop") == 0) {
+    if (me == 2) {
+      std::fprintf(stderr, "kill_victim: rank 2 stops (SIGSTOP)\n");
+      raise(SIGSTOP);
+      return 3;
+    }
+    if (me == 0) {
+      sleep(1);  // let rank 2 stop first
+      std::vector<char> buf(64 << 10, 1);
+      for (int i = 0; i < 100000; ++i)
+        ARMCI_NbPut(buf.data(), p[2], static_cast<int>(buf.size()), 2, nullptr);
+      ARMCI_Fence(2);
+      std::fprintf(stderr, "kill_victim: rank 0 survived its own stop\n");
+      return 3;
+    }
+  }
+  if (me == n - 1 && std::strcmp(mode, "stop") != 0) {
     std::fprintf(stderr, "kill_victim: rank %d goes wrong (%s)\n", me, mode);
     if (std::strcmp(mode, "badarg") == 0) {
       int v = 0;
