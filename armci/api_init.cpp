@@ -1,11 +1,27 @@
 // Start-up, shut-down and errors.
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "armci/armci.h"
 #include "armci/runtime.hpp"
 #include "armci/validate.hpp"
 
 using armci::Runtime;
+
+namespace {
+
+// The "name=value" report behind ARMCI_Ofi_stats and ARMCI_Ofi_stat.
+std::string stats_report(Runtime& r) {
+  std::string s = r.stats.text();
+  s += " node_registrations=" + std::to_string(r.heap->ctl().registrations.load());
+  s += " node_segments=" + std::to_string(r.heap->ctl().nsegments.load());
+  s += " key_table_entries=" + std::to_string(r.ofi ? r.ofi->key_table_entries() : 0);
+  s += " live_allocations=" + std::to_string(r.allocations.live());
+  return s;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -43,17 +59,19 @@ void ARMCI_Error(const char* msg, int code) {
 }
 
 int ARMCI_Ofi_stats(char* buf, int buflen) {
-  Runtime& r = armci::checked_rt("ARMCI_Ofi_stats");
-  std::string s = r.stats.text();
-  s += " node_registrations=" + std::to_string(r.heap->ctl().registrations.load());
-  s += " node_segments=" + std::to_string(r.heap->ctl().nsegments.load());
-  s += " key_table_entries=" + std::to_string(r.ofi ? r.ofi->key_table_entries() : 0);
-  s += " live_allocations=" + std::to_string(r.allocations.live());
+  const std::string s = stats_report(armci::checked_rt("ARMCI_Ofi_stats"));
   if (!buf || buflen <= 0) return static_cast<int>(s.size());
   std::size_t n = std::min(s.size(), static_cast<std::size_t>(buflen - 1));
   std::memcpy(buf, s.data(), n);
   buf[n] = '\0';
   return static_cast<int>(n);
+}
+
+long ARMCI_Ofi_stat(const char* name) {
+  const std::string s = " " + stats_report(armci::checked_rt("ARMCI_Ofi_stat"));
+  if (!name || !*name) return -1;
+  const auto at = s.find(" " + std::string(name) + "=");
+  return at == std::string::npos ? -1 : std::strtol(s.c_str() + at + std::strlen(name) + 2, nullptr, 10);
 }
 
 }  // extern "C"

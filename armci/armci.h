@@ -205,6 +205,8 @@ int ARMCI_Rmw_long(int op, void *ploc, void *prem, long extra, int proc);
 /* Counters of this process's runtime (registrations, key table, operations);
  * returns the number of bytes written to buf (a text report). */
 int ARMCI_Ofi_stats(char *buf, int buflen);
+/* One counter of that report by name (e.g. "remote_bytes"); -1 if unknown. */
+long ARMCI_Ofi_stat(const char *name);
 
 #ifdef __cplusplus
 }

@@ -1,28 +1,13 @@
 // Shared by the GA examples: wall-clock time, and the bytes this process has
-// moved through libfabric so far (armci-ofi's ARMCI_Ofi_stats counters).
+// moved through libfabric so far (armci-ofi's ARMCI_Ofi_stat counters).
 #pragma once
-#include <time.h>
-
-#include <cstdlib>
-#include <cstring>
-
 #include "armci.h"
 #include "ga/ga.h"
+#include "message.h"
 
 namespace ex {
 
-inline double now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-inline long remote_bytes() {
-  char buf[2048];
-  ARMCI_Ofi_stats(buf, sizeof buf);
-  const char* p = std::strstr(buf, "remote_bytes=");
-  return p ? std::atol(p + 13) : 0;
-}
+inline long remote_bytes() { return ARMCI_Ofi_stat("remote_bytes"); }
 
 // Sum (or max) over all processes.
 inline long lsum(long x) {
@@ -40,9 +25,9 @@ template <typename F>
 void measure(F&& f, double& seconds, long& bytes) {
   GA_Sync();
   const long b0 = remote_bytes();
-  const double t0 = now();
+  const double t0 = armci_timer();
   f();
-  const double t = now() - t0;
+  const double t = armci_timer() - t0;
   const long b = remote_bytes() - b0;
   seconds = dmax(t);
   bytes = lsum(b);

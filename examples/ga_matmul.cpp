@@ -11,6 +11,7 @@
 #include <cblas.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <vector>
 

@@ -14,6 +14,7 @@
 #include <cblas.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <vector>
 

@@ -49,12 +49,7 @@ inline int local_rank() {
 inline int local_size() { return GA_Cluster_nprocs(node()); }
 
 // Bytes this process has sent or fetched through libfabric so far.
-inline long remote_bytes() {
-  char buf[2048];
-  ARMCI_Ofi_stats(buf, sizeof buf);
-  const char* p = std::strstr(buf, "remote_bytes=");
-  return p ? std::atol(p + 13) : 0;
-}
+inline long remote_bytes() { return mp::ofi_stat("remote_bytes"); }
 
 // ARMCI_OFI_ATOMICS=1 routes every accumulate through the NIC, this node's
 // too: such accumulates count as libfabric bytes without leaving the node.

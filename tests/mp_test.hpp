@@ -16,6 +16,13 @@ namespace mp {
 inline int me() { return armci_msg_me(); }
 inline int nproc() { return armci_msg_nproc(); }
 
+// A runtime counter (ARMCI_Ofi_stat); a name the runtime does not report fails the test.
+inline long ofi_stat(const char* name) {
+  const long v = ARMCI_Ofi_stat(name);
+  if (v < 0) ADD_FAILURE() << "ARMCI_Ofi_stat has no counter \"" << name << "\"";
+  return v;
+}
+
 class MpTest : public ::testing::Test {
  protected:
   void SetUp() override { ARMCI_Barrier(); }

@@ -15,14 +15,6 @@ using mp::nproc;
 
 namespace {
 
-long stat_of(const char* key) {
-  char buf[1024];
-  ARMCI_Ofi_stats(buf, sizeof buf);
-  std::string s(buf), k = std::string(key) + "=";
-  auto at = s.find(k);
-  return at == std::string::npos ? -1 : std::strtol(s.c_str() + at + k.size(), nullptr, 10);
-}
-
 bool multi_node() { return armci_domain_count(ARMCI_DOMAIN_SMP) > 1; }
 
 // The sockets provider needs ~5 ms per round trip on this kind of machine
@@ -38,7 +30,7 @@ bool slow_provider() {
 class Internode : public mp::MpTest {};
 
 TEST_F(Internode, OneRegistrationPerSegmentNotPerMalloc) {
-  const long regs0 = stat_of("node_registrations"), segs0 = stat_of("node_segments");
+  const long regs0 = mp::ofi_stat("node_registrations"), segs0 = mp::ofi_stat("node_segments");
   ASSERT_GE(regs0, 0);
   std::vector<std::vector<void*>> live;
   const int allocations = slow_provider() ? 200 : 1000;
@@ -51,7 +43,7 @@ TEST_F(Internode, OneRegistrationPerSegmentNotPerMalloc) {
       live.erase(live.begin());
     }
   }
-  const long regs1 = stat_of("node_registrations"), segs1 = stat_of("node_segments");
+  const long regs1 = mp::ofi_stat("node_registrations"), segs1 = mp::ofi_stat("node_segments");
   for (auto& p : live) ASSERT_EQ(ARMCI_Free(p[static_cast<std::size_t>(me())]), 0);
   if (multi_node()) {
     // Exactly one registration per segment of this node's heap.
@@ -62,7 +54,7 @@ TEST_F(Internode, OneRegistrationPerSegmentNotPerMalloc) {
   }
   EXPECT_LT(segs1, 10) << "1000 small allocations should fit a few segments";
   // The key table grows with nodes x segments, not processes x allocations.
-  const long keys = stat_of("key_table_entries");
+  const long keys = mp::ofi_stat("key_table_entries");
   EXPECT_LE(keys, static_cast<long>(armci_domain_count(ARMCI_DOMAIN_SMP)) * 16);
 }
 
@@ -135,18 +127,18 @@ TEST_F(Internode, GroupAllocationKeysStayInGroupAndAreFetchedOnDemand) {
   ARMCI_Group g;
   ARMCI_Group_create(static_cast<int>(members.size()), members.data(), &g);
   const bool member = me() < static_cast<int>(members.size());
-  const long keys_before = stat_of("key_table_entries");
-  const long segs_before = stat_of("node_segments");
+  const long keys_before = mp::ofi_stat("key_table_entries");
+  const long segs_before = mp::ofi_stat("node_segments");
   std::vector<void*> p(members.size(), nullptr);
   if (member) {
     // Bigger than ARMCI_SHM_SEGMENT in the suite: a fresh segment on node 0.
     ASSERT_EQ(ARMCI_Malloc_group(p.data(), 8u << 20, &g), 0);
   }
-  long grew = me() == 0 && stat_of("node_segments") > segs_before;
+  long grew = me() == 0 && mp::ofi_stat("node_segments") > segs_before;
   armci_msg_bcast(&grew, sizeof grew, 0);
   ARMCI_Barrier();
   if (!member) {
-    EXPECT_EQ(stat_of("key_table_entries"), keys_before);
+    EXPECT_EQ(mp::ofi_stat("key_table_entries"), keys_before);
   }
   // The group's first member tells everyone its address; an outsider on
   // another node then puts into it (a segment it must look up).
@@ -154,11 +146,11 @@ TEST_F(Internode, GroupAllocationKeysStayInGroupAndAreFetchedOnDemand) {
   armci_msg_bcast(&target_addr, sizeof target_addr, 0);
   long value = 1000 + me();
   if (me() == nproc() - 1) {
-    const long queries = stat_of("segment_queries");
+    const long queries = mp::ofi_stat("segment_queries");
     ASSERT_EQ(ARMCI_Put(&value, target_addr, sizeof value, 0), 0);
     // Another node learns the outsider's way to a new segment by asking once.
     if (!ARMCI_Same_node(0) && grew) {
-      EXPECT_EQ(stat_of("segment_queries"), queries + 1);
+      EXPECT_EQ(mp::ofi_stat("segment_queries"), queries + 1);
     }
     ARMCI_Fence(0);
     long back = ARMCI_GetValueLong(target_addr, 0);
@@ -208,8 +200,8 @@ TEST_F(Internode, PackedGetRepliesCountAsRemoteBytes) {
     dst[static_cast<std::size_t>(i)] = local.data() + i * 4096;
   }
   armci_giov_t d{src.data(), dst.data(), 64, 512};
-  const long before = stat_of("remote_bytes");
+  const long before = mp::ofi_stat("remote_bytes");
   ASSERT_EQ(ARMCI_GetV(&d, 1, peer), 0);
-  EXPECT_GE(stat_of("remote_bytes") - before, 64 * 512);
+  EXPECT_GE(mp::ofi_stat("remote_bytes") - before, 64 * 512);
   ARMCI_Barrier();
 }

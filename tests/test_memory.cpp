@@ -13,19 +13,6 @@ using mp::nproc;
 
 namespace {
 
-// A counter from ARMCI_Ofi_stats ("name=value" words).
-long stat(const char* name) {
-  char buf[1024];
-  ARMCI_Ofi_stats(buf, sizeof buf);
-  const std::string s(buf), key = std::string(name) + "=";
-  const auto at = s.find(key);
-  if (at == std::string::npos) {
-    ADD_FAILURE() << "ARMCI_Ofi_stats has no " << name << ": " << s;
-    return -1;
-  }
-  return std::strtol(s.c_str() + at + key.size(), nullptr, 10);
-}
-
 unsigned char byte_of(int r, std::size_t i) { return static_cast<unsigned char>(r * 37 + i * 11 + (i >> 9)); }
 
 // A process's pointer is NULL exactly when it asked for 0 bytes.
@@ -109,7 +96,7 @@ TEST_F(Memory, MallocFreeCyclesDoNotGrowTheHeap) {
   const bool one_node = armci_domain_count(ARMCI_DOMAIN_SMP) == 1;
   const int cycles = one_node ? 10000 : 300;
   const long max_size = one_node ? (1L << 18) : (4L << 20);
-  const long segs = stat("node_segments"), live = stat("live_allocations");
+  const long segs = mp::ofi_stat("node_segments"), live = mp::ofi_stat("live_allocations");
   std::vector<void*> p(static_cast<std::size_t>(P));
   int failures = 0;
   for (int k = 0; k < cycles; ++k) {
@@ -123,15 +110,15 @@ TEST_F(Memory, MallocFreeCyclesDoNotGrowTheHeap) {
     if (ARMCI_Free(p[static_cast<std::size_t>(me())]) != 0) ++failures;
   }
   EXPECT_EQ(failures, 0);
-  EXPECT_EQ(stat("node_segments"), segs) << "the heap grew over " << cycles << " malloc/free cycles";
-  EXPECT_EQ(stat("live_allocations"), live);
+  EXPECT_EQ(mp::ofi_stat("node_segments"), segs) << "the heap grew over " << cycles << " malloc/free cycles";
+  EXPECT_EQ(mp::ofi_stat("live_allocations"), live);
 }
 
 // An allocation larger than a segment grows the heap once; freed and asked
 // for again, it reuses the space.
 TEST_F(Memory, HeapGrowsThenReuses) {
   const long big = 300L << 20;  // more than a default (256 MiB) segment
-  const long segs0 = stat("node_segments");
+  const long segs0 = mp::ofi_stat("node_segments");
   long segs[2] = {0, 0};
   for (int k = 0; k < 2; ++k) {
     std::vector<void*> p(static_cast<std::size_t>(nproc()));
@@ -147,7 +134,7 @@ TEST_F(Memory, HeapGrowsThenReuses) {
     EXPECT_EQ(ARMCI_Get(static_cast<char*>(p[0]) + big - 1, &last, 1, 0), 0);
     EXPECT_EQ(first, 'a');
     EXPECT_EQ(last, 'z');
-    segs[k] = stat("node_segments");
+    segs[k] = mp::ofi_stat("node_segments");
     ARMCI_Barrier();
     EXPECT_EQ(ARMCI_Free(p[static_cast<std::size_t>(me())]), 0);
   }
@@ -250,11 +237,11 @@ TEST_F(Memory, ShmLimit) {
   if (rc == 0) {
     EXPECT_EQ(ARMCI_Free(p[static_cast<std::size_t>(me())]), 0);
   }
-  const long live = stat("live_allocations");
+  const long live = mp::ofi_stat("live_allocations");
   std::vector<void*> ok(static_cast<std::size_t>(P));
   EXPECT_EQ(ARMCI_Malloc(ok.data(), 1 << 20), 0) << "a 1 MiB allocation under the limit failed";
   if (ok[static_cast<std::size_t>(me())]) static_cast<char*>(ok[static_cast<std::size_t>(me())])[(1 << 20) - 1] = 1;
-  EXPECT_EQ(stat("live_allocations"), live + 1);
+  EXPECT_EQ(mp::ofi_stat("live_allocations"), live + 1);
   ARMCI_Barrier();
   EXPECT_EQ(ARMCI_Free(ok[static_cast<std::size_t>(me())]), 0);
   ARMCI_Barrier();
@@ -280,4 +267,19 @@ TEST_F(Memory, UsesShmAndLifecycle) {
   *a.mine() = me();
   ARMCI_Barrier();
   EXPECT_EQ(ARMCI_GetValueInt(a.of(mp::right()), mp::right()), mp::right());
+}
+
+// ARMCI_Ofi_stat reads the same counters as the ARMCI_Ofi_stats report.
+TEST_F(Memory, StatByNameMatchesReport) {
+  char buf[2048];
+  ARMCI_Ofi_stats(buf, sizeof buf);
+  const std::string report = std::string(" ") + buf;
+  for (const char* name : {"node_segments", "live_allocations", "key_table_entries"}) {
+    const auto at = report.find(std::string(" ") + name + "=");
+    ASSERT_NE(at, std::string::npos) << name << " missing from: " << report;
+    EXPECT_EQ(ARMCI_Ofi_stat(name), std::strtol(report.c_str() + at + std::strlen(name) + 2, nullptr, 10)) << name;
+  }
+  EXPECT_EQ(ARMCI_Ofi_stat("no_such_counter"), -1);
+  EXPECT_EQ(ARMCI_Ofi_stat("node"), -1) << "a prefix of a name is not a name";
+  EXPECT_EQ(ARMCI_Ofi_stat(""), -1);
 }
