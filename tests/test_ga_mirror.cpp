@@ -411,6 +411,102 @@ TEST_F(GaMirror, SparseMergeBytes) {
   EXPECT_GE(full_net, full);
 }
 
+namespace {
+
+// Bytes of patch [r0:r1, c0:c1] of distributed array g (doubles) owned by
+// processes on nodes other than `node`.
+long off_node_bytes(int g, int r0, int r1, int c0, int c1, int node) {
+  if (r1 < r0 || c1 < c0) return 0;
+  int lo[2] = {r0, c0}, hi[2] = {r1, c1};
+  std::vector<int> map(static_cast<std::size_t>(4 * nproc())), procs(static_cast<std::size_t>(nproc()));
+  const int k = NGA_Locate_region(g, lo, hi, map.data(), procs.data());
+  long bytes = 0;
+  for (int i = 0; i < k; ++i) {
+    if (GA_Cluster_proc_nodeid(procs[static_cast<std::size_t>(i)]) == node) continue;
+    const int* b = &map[static_cast<std::size_t>(4 * i)];
+    bytes += 8L * (b[2] - b[0] + 1) * (b[3] - b[1] + 1);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+// The sparse merge into a distributed array (the "copy out" of the mirrored
+// pattern): a written tile goes only to its owner if that is on another
+// node, the least any merge can move.  The distributed array is laid out in
+// row blocks and node n writes column share n, so every node's share meets
+// the other nodes' rows as the whole array does: the sparse merge then moves
+// 1/nnodes of the full merge's bytes (plus tiles on share borders).
+TEST_F(GaMirror, SparseMergeDistrBytes) {
+  const int P = gat::nnodes(), n = gat::node();
+  const int N = 512;
+  int dims[2] = {N, N};
+  GA m(mirrored(C_DBL, 2, dims, "sparse_m"));
+  std::vector<int> map;
+  for (int p = 0; p < nproc(); ++p) map.push_back(p * N / nproc());
+  map.push_back(0);
+  int block[2] = {nproc(), 1};
+  GA d(NGA_Create_irreg(C_DBL, 2, dims, gat::op("sparse_d"), block, map.data()));
+  int lo[2] = {0, 0}, hi[2] = {N - 1, N - 1}, ld[1] = {N};
+  if (gat::local_rank() == 0) {
+    std::vector<double> v(N * N, 1.0 + n);
+    NGA_Put(m, lo, hi, v.data(), ld);
+  }
+  long rb = gat::remote_bytes();
+  NGA_Merge_distr_patch(m, lo, hi, d, lo, hi);
+  const long full_net = gat::sum_all(gat::remote_bytes() - rb);
+  const long full = total_moved(m);
+  EXPECT_EQ(full, total_full(m)) << "a merge of all-written copies is the full merge";
+  const long off_node = gat::local_rank() == 0 ? off_node_bytes(d, 0, N - 1, 0, N - 1, n) : 0;
+  EXPECT_EQ(full, gat::sum_all(off_node)) << "full merge: every node sends the part other nodes own";
+  const double expect_full = P * (P + 1) / 2.0;
+  double got = 0;
+  int one_lo[2] = {N / 3, N / 5};
+  NGA_Get(d, one_lo, one_lo, &got, ld);
+  EXPECT_EQ(got, expect_full);
+
+  GA_Zero(m);
+  // My node's share: columns [c0, c1]; its processes split the rows.
+  const int c0 = n * N / P, c1 = (n + 1) * N / P - 1, w = c1 - c0 + 1;
+  const int lr = gat::local_rank(), nl = gat::local_size();
+  const int q0 = N * lr / nl, q1 = N * (lr + 1) / nl - 1;
+  if (q1 >= q0 && w > 0) {
+    std::vector<double> v(static_cast<std::size_t>((q1 - q0 + 1) * w));
+    for (int i = q0; i <= q1; ++i)
+      for (int j = c0; j <= c1; ++j) v[static_cast<std::size_t>((i - q0) * w + j - c0)] = i * 1000.0 + j;
+    int plo[2] = {q0, c0}, phi[2] = {q1, c1}, pld[1] = {w};
+    NGA_Put(m, plo, phi, v.data(), pld);
+  }
+  rb = gat::remote_bytes();
+  NGA_Merge_distr_patch(m, lo, hi, d, lo, hi);
+  const long sparse_net = gat::sum_all(gat::remote_bytes() - rb);
+  const long sparse = total_moved(m);
+  const auto all = get_all(d, N, N);
+  long bad = 0;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) bad += all[static_cast<std::size_t>(i * N + j)] != i * 1000.0 + j;
+  EXPECT_EQ(bad, 0) << "sparse merge into the distributed array";
+  // The least any merge can move: the parts of my share that other nodes own.
+  const long minimum = gat::sum_all(gat::local_rank() == 0 ? off_node_bytes(d, 0, N - 1, c0, c1, n) : 0);
+  if (me() == 0)
+    std::printf(
+        "[ sparse merge_distr_patch ] nnodes=%d full %ld bytes (network %ld), sparse %ld bytes "
+        "(network %ld), ratio %.3f (bound 1/nnodes + 10%% = %.3f), minimum %ld\n",
+        P, full, full_net, sparse, sparse_net, full ? static_cast<double>(sparse) / full : 0.0,
+        1.1 / P, minimum);
+  if (P == 1) {
+    EXPECT_EQ(full, 0);
+    EXPECT_EQ(sparse, 0);
+    return;
+  }
+  EXPECT_GE(sparse, minimum);
+  EXPECT_LE(sparse, minimum * 11 / 10);
+  EXPECT_LE(sparse, full / P * 11 / 10) << "1/nnodes of the full merge, plus 10%";
+  EXPECT_GE(sparse_net, sparse);
+  EXPECT_LE(sparse_net, sparse + sparse / 5 + 65536L * nproc());
+  EXPECT_GE(full_net, full);
+}
+
 TEST_F(GaMirror, ElementOpsOnMirrored) {
   const int P = gat::nnodes();
   int dims[2] = {20, 20};
