@@ -90,8 +90,8 @@ Runtime::Runtime(const InitOptions& opts) {
 
   const int my_leader = topo.node_leader(topo.my_node());
   heap = std::make_unique<memory::NodeHeap>(boot->get(launcher(my_leader), key("ctl")),
-                                            static_cast<uint32_t>(topo.my_local()), is_leader(),
-                                            backing);
+                                            static_cast<uint32_t>(topo.my_local()),
+                                            is_leader() ? &heap_service->control() : nullptr, backing);
   heap->ctl().procs[topo.my_local()].numa_node.store(numa->my_node());
 
   node_heap_base.assign(static_cast<std::size_t>(topo.nnodes), 0);

@@ -15,9 +15,9 @@
 
 namespace armci::memory {
 
-NodeHeap::NodeHeap(const std::string& agent_socket, uint32_t local_index, bool in_agent_process,
+NodeHeap::NodeHeap(const std::string& agent_socket, uint32_t local_index, NodeControl* agent_control,
                    Backing backing)
-    : in_agent_process_(in_agent_process), backing_(backing) {
+    : in_agent_process_(agent_control != nullptr), backing_(backing) {
   // The agent listens before the start-up fence, so this normally succeeds
   // at once; retry briefly for slow starts.
   for (int i = 0; i < 2000 && sock_ < 0; ++i) {
@@ -31,16 +31,20 @@ NodeHeap::NodeHeap(const std::string& agent_socket, uint32_t local_index, bool i
   hello.op = kHello;
   hello.a = local_index;
   hello.b = static_cast<uint64_t>(getpid());
-  hello.c = in_agent_process ? 1 : 0;
+  hello.c = in_agent_process_ ? 1 : 0;
   CtlMsg r;
   int fd = -1;
   if (!rpc(hello, r, &fd) || fd < 0)
     fatal("ARMCI_Init", "the node agent did not hand out the control block");
   control_ = ShmFile::adopt(fd, r.a);
-  control_bytes_ = r.a;
-  void* p = mmap(nullptr, control_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (p == MAP_FAILED) fatal("ARMCI_Init", "mapping the node control block: %s", std::strerror(errno));
-  ctl_ = static_cast<NodeControl*>(p);
+  if (agent_control) {
+    ctl_ = agent_control;
+  } else {
+    control_bytes_ = r.a;
+    void* p = mmap(nullptr, control_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) fatal("ARMCI_Init", "mapping the node control block: %s", std::strerror(errno));
+    ctl_ = static_cast<NodeControl*>(p);
+  }
   if (ctl_->magic != kControlMagic || ctl_->version != kControlVersion)
     fatal("ARMCI_Init", "node control block has the wrong format (mixed armci-ofi versions?)");
 
@@ -74,7 +78,7 @@ NodeHeap::~NodeHeap() {
   if (!in_agent_process_) {
     resv_ = Reservation();  // unmaps the heap
   }
-  if (ctl_) munmap(ctl_, control_bytes_);
+  if (ctl_ && !in_agent_process_) munmap(ctl_, control_bytes_);
   if (sock_ >= 0) close(sock_);
 }
 

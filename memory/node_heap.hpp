@@ -25,7 +25,10 @@ struct NodeAllocation {
 class NodeHeap {
  public:
   // Connects to the node agent's socket and agrees on the heap address.
-  NodeHeap(const std::string& agent_socket, uint32_t local_index, bool in_agent_process,
+  // `agent_control` is the agent's mapping of the control block when the
+  // agent runs in this process (else null): one mapping per process, so
+  // the agent thread and this process's threads lock the same words.
+  NodeHeap(const std::string& agent_socket, uint32_t local_index, NodeControl* agent_control,
            Backing backing);
   ~NodeHeap();
   NodeHeap(const NodeHeap&) = delete;

@@ -115,6 +115,9 @@ std::size_t dev_shm_free_bytes(std::size_t* total) {
 }
 
 Reservation Reservation::at(uintptr_t addr, std::size_t size) {
+  // An address a sanitizer runtime rejects reaches the kernel as 0, where
+  // MAP_FIXED_NOREPLACE would succeed for root: never ask for page 0.
+  if (addr == 0) return {};
   void* p = mmap(reinterpret_cast<void*>(addr), size, PROT_NONE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (p == MAP_FAILED) return {};
@@ -152,11 +155,26 @@ void Reservation::map_shared(int fd, std::size_t offset_in_resv, std::size_t len
           std::strerror(errno));
 }
 
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr bool kThreadSanitizer = true;
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+
 uintptr_t propose_reservation_address(std::size_t size, unsigned attempt) {
   // Between 16 TiB and 64 TiB: above brk heaps and below PIE images
-  // (0x55..) and the mmap area (0x7f..).  Sanitizer builds keep their shadow
-  // elsewhere; under ThreadSanitizer we fall back to kernel-chosen addresses.
-  const uintptr_t lo = uintptr_t{16} << 40, hi = uintptr_t{64} << 40;
+  // (0x55..) and the mmap area (0x7f..); AddressSanitizer keeps its shadow
+  // below.  ThreadSanitizer keeps shadow and meta data there and accepts
+  // application mappings only in a few ranges; of those, the one below
+  // 512 GiB is free above the brk heap of a non-PIE binary.
+  const uintptr_t lo = kThreadSanitizer ? uintptr_t{64} << 30 : uintptr_t{16} << 40;
+  const uintptr_t hi = kThreadSanitizer ? uintptr_t{448} << 30 : uintptr_t{64} << 40;
   const uintptr_t align = uintptr_t{1} << 30;
   if (attempt >= 12 || size > hi - lo) {
     void* p = mmap(nullptr, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
