@@ -7,9 +7,12 @@
 namespace armci::transport::ofi {
 
 // Largest message either way.  Small enough to stay under the eager limit of
-// the message protocols (rxm: 16 KiB), so a send completes without the
-// receiver's help and never waits for a peer that is asleep.
-inline constexpr std::size_t kAmMax = 8 * 1024;
+// the message protocols (rxm: 16 KiB of payload), so a send completes
+// without the receiver's help and never waits for a peer that is asleep;
+// as large as that allows, because over tcp the cost per message, not per
+// byte, bounds accumulate and packed-strided bandwidth (1 MiB acc: 8 KiB
+// messages 1.44 ms, these 0.77 ms).
+inline constexpr std::size_t kAmMax = 16 * 1024 - 256;
 // Room for a signal's payload (mailbox pieces) in one active message.
 inline constexpr std::size_t kSignalPayloadMax = kAmMax - 256;
 

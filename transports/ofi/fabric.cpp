@@ -9,6 +9,7 @@
 
 #include "armci/runtime.hpp"
 #include "common/log.hpp"
+#include "transports/ofi/am_protocol.hpp"
 #include "transports/ofi/ofi.hpp"
 
 namespace armci::transport::ofi {
@@ -23,6 +24,19 @@ namespace {
 
 constexpr uint64_t kWantedOrder = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAW | FI_ORDER_SAS |
                                   FI_ORDER_WAS | FI_ORDER_RAS | FI_ORDER_RAR;
+
+// Active messages must stay eager (see am_protocol.hpp).  Only a user who
+// lowered rxm's own limits can break that; say so rather than stall later.
+void warn_small_rxm_eager_limit() {
+  for (const char* v : {"FI_OFI_RXM_EAGER_LIMIT", "FI_OFI_RXM_BUFFER_SIZE"}) {
+    const char* e = std::getenv(v);
+    if (e && *e && std::strtoull(e, nullptr, 0) < kAmMax)
+      warn("ARMCI_Init",
+           "%s=%s is below armci-ofi's active-message size (%zu bytes): accumulates and packed "
+           "transfers will use rxm's rendezvous and can wait for busy peers",
+           v, e, kAmMax);
+  }
+}
 
 // Preference order when nobody named a provider: RDMA first, then the
 // Omni-Path/Ethernet providers, then the portable socket ones.
@@ -108,6 +122,7 @@ Endpoint::Endpoint(const EndpointOptions& opt) {
             "verbs;ofi_rxm, psm3, psm2, tcp;ofi_rxm, sockets)");
   }
   caps.provider = info->fabric_attr->prov_name ? info->fabric_attr->prov_name : "?";
+  if (caps.provider.find("ofi_rxm") != std::string::npos) warn_small_rxm_eager_limit();
   caps.fabric = info->fabric_attr->name ? info->fabric_attr->name : "?";
   caps.domain = info->domain_attr->name ? info->domain_attr->name : "?";
   const uint64_t mm = info->domain_attr->mr_mode;
