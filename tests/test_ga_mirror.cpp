@@ -38,6 +38,26 @@ long total_moved(int g) {
   return gat::sum_all(moved);
 }
 
+// Puts a(i,j) = 1000 i + j on patch [r0:r1, c0:c1] of g (nothing if empty).
+void put_pattern(int g, int r0, int r1, int c0, int c1) {
+  if (r1 < r0 || c1 < c0) return;
+  const int w = c1 - c0 + 1;
+  std::vector<double> v(static_cast<std::size_t>(r1 - r0 + 1) * w);
+  for (int i = r0; i <= r1; ++i)
+    for (int j = c0; j <= c1; ++j) v[static_cast<std::size_t>((i - r0) * w + j - c0)] = i * 1000.0 + j;
+  int lo[2] = {r0, c0}, hi[2] = {r1, c1}, ld[1] = {w};
+  NGA_Put(g, lo, hi, v.data(), ld);
+}
+
+// Elements of the N x N array g that differ from 1000 i + j.
+long pattern_mismatches(int g, int N) {
+  const auto all = get_all(g, N, N);
+  long bad = 0;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) bad += all[static_cast<std::size_t>(i * N + j)] != i * 1000.0 + j;
+  return bad;
+}
+
 long total_full(int g) {
   long moved = 0, full = 0;
   GA_Merge_mirrored_stats(g, &moved, &full);
@@ -368,22 +388,12 @@ TEST_F(GaMirror, SparseMergeBytes) {
   const int r0 = n * N / P, r1 = (n + 1) * N / P - 1;
   const int lr = gat::local_rank(), nl = gat::local_size();
   const int q0 = r0 + (r1 - r0 + 1) * lr / nl, q1 = r0 + (r1 - r0 + 1) * (lr + 1) / nl - 1;
-  if (q1 >= q0) {
-    std::vector<double> v(static_cast<std::size_t>((q1 - q0 + 1) * N));
-    for (int i = q0; i <= q1; ++i)
-      for (int j = 0; j < N; ++j) v[static_cast<std::size_t>((i - q0) * N + j)] = i * 1000.0 + j;
-    int lo[2] = {q0, 0}, hi[2] = {q1, N - 1}, ld[1] = {N};
-    NGA_Put(g, lo, hi, v.data(), ld);
-  }
+  put_pattern(g, q0, q1, 0, N - 1);
   rb = gat::remote_bytes();
   GA_Merge_mirrored(g);
   const long sparse_net = gat::sum_all(gat::remote_bytes() - rb);
   const long sparse = total_moved(g);
-  const auto all = get_all(g, N, N);
-  long bad = 0;
-  for (int i = 0; i < N; ++i)
-    for (int j = 0; j < N; ++j) bad += all[static_cast<std::size_t>(i * N + j)] != i * 1000.0 + j;
-  EXPECT_EQ(bad, 0) << "sparse merge result";
+  EXPECT_EQ(pattern_mismatches(g, N), 0) << "sparse merge result";
   const long array_bytes = 8L * N * N;
   if (me() == 0)
     std::printf(
@@ -467,25 +477,14 @@ TEST_F(GaMirror, SparseMergeDistrBytes) {
 
   GA_Zero(m);
   // My node's share: columns [c0, c1]; its processes split the rows.
-  const int c0 = n * N / P, c1 = (n + 1) * N / P - 1, w = c1 - c0 + 1;
+  const int c0 = n * N / P, c1 = (n + 1) * N / P - 1;
   const int lr = gat::local_rank(), nl = gat::local_size();
-  const int q0 = N * lr / nl, q1 = N * (lr + 1) / nl - 1;
-  if (q1 >= q0 && w > 0) {
-    std::vector<double> v(static_cast<std::size_t>((q1 - q0 + 1) * w));
-    for (int i = q0; i <= q1; ++i)
-      for (int j = c0; j <= c1; ++j) v[static_cast<std::size_t>((i - q0) * w + j - c0)] = i * 1000.0 + j;
-    int plo[2] = {q0, c0}, phi[2] = {q1, c1}, pld[1] = {w};
-    NGA_Put(m, plo, phi, v.data(), pld);
-  }
+  put_pattern(m, N * lr / nl, N * (lr + 1) / nl - 1, c0, c1);
   rb = gat::remote_bytes();
   NGA_Merge_distr_patch(m, lo, hi, d, lo, hi);
   const long sparse_net = gat::sum_all(gat::remote_bytes() - rb);
   const long sparse = total_moved(m);
-  const auto all = get_all(d, N, N);
-  long bad = 0;
-  for (int i = 0; i < N; ++i)
-    for (int j = 0; j < N; ++j) bad += all[static_cast<std::size_t>(i * N + j)] != i * 1000.0 + j;
-  EXPECT_EQ(bad, 0) << "sparse merge into the distributed array";
+  EXPECT_EQ(pattern_mismatches(d, N), 0) << "sparse merge into the distributed array";
   // The least any merge can move: the parts of my share that other nodes own.
   const long minimum = gat::sum_all(gat::local_rank() == 0 ? off_node_bytes(d, 0, N - 1, c0, c1, n) : 0);
   if (me() == 0)
