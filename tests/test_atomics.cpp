@@ -1,10 +1,13 @@
 // Atomics and synchronisation objects: ARMCI_Rmw with all four operations,
 // mutexes (unequal counts per process, a lock-protected read-modify-write
-// counter, destroy and re-create), and armci_notify/armci_notify_wait.
+// counter, destroy and re-create, grants in request order), and
+// armci_notify/armci_notify_wait.
 // Every process hits the same words at once; results are checked by
 // invariants that only hold if each operation was atomic.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "mp_check.hpp"
 
@@ -153,6 +156,32 @@ TEST_F(Atomics, MutexProtectedCounters) {
     ARMCI_Barrier();
     EXPECT_EQ(ARMCI_Destroy_mutexes(), 0);
   }
+}
+
+// Mutexes are granted in the order they were asked for (ticket locks; the
+// owner node's agent takes tickets for callers on other nodes as their
+// requests arrive).  Process 0 holds mutex 0 while the others ask for it one
+// after another, 0.4 s apart; each takes a turn number under the
+// lock.  An unfair lock hands the turns out in arbitrary order.
+TEST_F(Atomics, MutexGrantedInRequestOrder) {
+  const int P = nproc();
+  if (P < 3) GTEST_SKIP() << "needs at least two waiters";
+  const auto gap = std::chrono::milliseconds(400);
+  EXPECT_EQ(ARMCI_Create_mutexes(1), 0);
+  mp::Shared<int> turn(1);
+  turn.mine()[0] = 0;
+  ARMCI_Barrier();
+  if (me() == 0) ARMCI_Lock(0, 0);
+  ARMCI_Barrier();
+  std::this_thread::sleep_for(gap * (me() == 0 ? P : me()));
+  if (me() != 0) ARMCI_Lock(0, 0);
+  int mine = -1;
+  EXPECT_EQ(ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &mine, turn.of(0), 1, 0), 0);
+  ARMCI_Unlock(0, 0);
+  const auto turns = mp::allgather(static_cast<long>(mine));
+  for (int r = 0; r < P; ++r) EXPECT_EQ(turns[static_cast<std::size_t>(r)], r) << "turn of process " << r;
+  ARMCI_Barrier();
+  EXPECT_EQ(ARMCI_Destroy_mutexes(), 0);
 }
 
 // Ring of notifications: before each notify the sender puts the round's
