@@ -157,30 +157,25 @@ void print_inter(const Row& r, FILE* csv) {
 
 // Element-wise medians over the rounds (ours and the raw baseline were
 // measured alternately, so both see the same disturbances).
-Row median_row(const std::vector<Row>& v) {
-  Row r = v.front();
-  auto med = [&](double Row::*f) {
+template <typename T>
+T median_of(const std::vector<T>& v, std::initializer_list<double T::*> fields) {
+  T r = v.front();
+  for (double T::*f : fields) {
     std::vector<double> x;
-    for (const Row& q : v) x.push_back(q.*f);
-    return median(x);
-  };
-  for (double Row::*f : {&Row::put, &Row::get, &Row::acc, &Row::puts, &Row::gets, &Row::accs, &Row::put_bw,
-                         &Row::get_bw, &Row::acc_bw, &Row::putw_bw, &Row::getw_bw, &Row::memcpy_bw})
-    r.*f = med(f);
+    for (const T& q : v) x.push_back(q.*f);
+    r.*f = median(x);
+  }
   return r;
 }
 
+Row median_row(const std::vector<Row>& v) {
+  return median_of(v, {&Row::put, &Row::get, &Row::acc, &Row::puts, &Row::gets, &Row::accs, &Row::put_bw,
+                       &Row::get_bw, &Row::acc_bw, &Row::putw_bw, &Row::getw_bw, &Row::memcpy_bw});
+}
+
 RawResult median_raw(const std::vector<RawResult>& v) {
-  RawResult r = v.front();
-  auto med = [&](double RawResult::*f) {
-    std::vector<double> x;
-    for (const RawResult& q : v) x.push_back(q.*f);
-    return median(x);
-  };
-  for (double RawResult::*f : {&RawResult::write_rtt_s, &RawResult::read_rtt_s, &RawResult::write_bw_mbs,
-                               &RawResult::read_bw_mbs})
-    r.*f = med(f);
-  return r;
+  return median_of(v, {&RawResult::write_rtt_s, &RawResult::read_rtt_s, &RawResult::write_bw_mbs,
+                       &RawResult::read_bw_mbs});
 }
 
 const Row* row_of(const std::vector<Row>& rows, std::size_t bytes) {

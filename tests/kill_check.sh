@@ -1,9 +1,10 @@
 #!/bin/bash
 # Jobs that go wrong must end by themselves: a rank killed with SIGKILL
 # (memfd and posix heap backings), a bad argument in the default abort mode,
-# ARMCI_Error, armci_msg_abort, and puts to a node whose agent is frozen.  Each job must finish within 60 s, exit
-# non-zero, leave no process behind and no new entry in /dev/shm; the
-# fatal-error jobs must also name the failing call.  Also checks that
+# ARMCI_Error, armci_msg_abort, and puts to a node whose agent is frozen.
+# Each job must finish within 60 s, exit non-zero, leave no process behind
+# and no new entry in /dev/shm; the fatal-error jobs must also name the
+# failing call.  Also checks that
 # armci_msg_init/armci_msg_finalize around an ARMCI session work.
 #   tests/kill_check.sh BUILDDIR      (prints PASS/FAIL lines)
 b=${1:?usage: kill_check.sh BUILDDIR}

@@ -7,8 +7,9 @@
 // while the other ranks wait in a barrier that can never complete: the job
 // must end by itself.  "stop" (run with ARMCI_VNODES=2) instead freezes
 // rank 2, whose process serves node 1 to the network, and rank 0 keeps
-// putting to it: the puts must give up in bounded time naming the peer.  "msginit" instead runs armci_msg_init/_finalize
-// around a normal ARMCI session and must succeed.
+// putting to it: the puts must give up in bounded time naming the peer.
+// "msginit" runs armci_msg_init/_finalize around a normal ARMCI session and
+// must succeed.
 #include <signal.h>
 #include <unistd.h>
 
@@ -37,7 +38,8 @@ int main(int argc, char** argv) {
     if (me == 0) std::printf("msginit ok: %d processes\n", x);
     return x == n ? 0 : 1;
   }
-  if (std::strcmp(mode, "stop") == 0) {
+  const bool stop = std::strcmp(mode, "stop") == 0;
+  if (stop) {
     if (me == 2) {
       std::fprintf(stderr, "kill_victim: rank 2 stops (SIGSTOP)\n");
       raise(SIGSTOP);
@@ -53,7 +55,7 @@ int main(int argc, char** argv) {
       return 3;
     }
   }
-  if (me == n - 1 && std::strcmp(mode, "stop") != 0) {
+  if (me == n - 1 && !stop) {
     std::fprintf(stderr, "kill_victim: rank %d goes wrong (%s)\n", me, mode);
     if (std::strcmp(mode, "badarg") == 0) {
       int v = 0;

@@ -122,7 +122,9 @@ Endpoint::Endpoint(const EndpointOptions& opt) {
             "verbs;ofi_rxm, psm3, psm2, tcp;ofi_rxm, sockets)");
   }
   caps.provider = info->fabric_attr->prov_name ? info->fabric_attr->prov_name : "?";
-  if (caps.provider.find("ofi_rxm") != std::string::npos) warn_small_rxm_eager_limit();
+  // Once per node (the agent's endpoint), not once per process.
+  if (std::strcmp(opt.role, "node agent") == 0 && caps.provider.find("ofi_rxm") != std::string::npos)
+    warn_small_rxm_eager_limit();
   caps.fabric = info->fabric_attr->name ? info->fabric_attr->name : "?";
   caps.domain = info->domain_attr->name ? info->domain_attr->name : "?";
   const uint64_t mm = info->domain_attr->mr_mode;
