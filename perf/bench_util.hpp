@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -34,6 +35,34 @@ double per_call(F&& f, int iters, int trials = 5, int warm = -1) {
     t.push_back((now() - s) / iters);
   }
   return median(t);
+}
+
+// Seconds per call of f() and of g(), measured in alternating trials (f
+// first in even trials, g first in odd ones), so both see the same caches
+// and the same disturbances of the machine.  Medians over the trials.
+template <typename F, typename G>
+std::pair<double, double> per_call_paired(F&& f, G&& g, int iters, int trials = 7) {
+  const int warm = std::max(2, iters / 10);
+  for (int i = 0; i < warm; ++i) {
+    f();
+    g();
+  }
+  std::vector<double> tf, tg;
+  auto block = [&](auto&& h, std::vector<double>& out) {
+    const double s = now();
+    for (int i = 0; i < iters; ++i) h();
+    out.push_back((now() - s) / iters);
+  };
+  for (int k = 0; k < trials; ++k) {
+    if (k % 2 == 0) {
+      block(f, tf);
+      block(g, tg);
+    } else {
+      block(g, tg);
+      block(f, tf);
+    }
+  }
+  return {median(tf), median(tg)};
 }
 
 // Iterations that keep one trial near `budget_bytes` of traffic.
