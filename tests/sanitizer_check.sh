@@ -51,7 +51,7 @@ run() {
         echo "PASS sanitizer: $name np=$2 vnodes=$1 ($label, no reports)"
       else
         echo "FAIL sanitizer: $name np=$2 vnodes=$1 ($label) exit $rc, log $log"
-        grep -E "ERROR: |WARNING: |runtime error:|^    #[0-4] " "$log" | head -12 | sed 's/^/    /'
+        grep -E "ERROR: |armci-ofi ERROR|WARNING: |runtime error:|Failure$|^    #[0-4] " "$log" | head -12 | sed 's/^/    /'
       fi
     done
   done
