@@ -23,7 +23,6 @@ namespace armci::transport {
 using namespace ofi;
 
 namespace {
-constexpr int kRecvBufs = 64;
 constexpr int kSendBufs = 16;
 
 struct AgentCtx {
@@ -38,6 +37,7 @@ struct OfiAgentImpl {
   explicit OfiAgentImpl(Runtime& r);
   Runtime& rt;
   Endpoint ep;
+  int nrecv = 0;  // receives kept posted (am_budget)
   std::vector<char> recv_mem, send_mem;
   fid_mr* recv_mr = nullptr;
   fid_mr* send_mr = nullptr;
@@ -72,16 +72,17 @@ struct OfiAgentImpl {
 };
 
 OfiAgentImpl::OfiAgentImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "node agent")) {
-  recv_mem.resize(kRecvBufs * kAmMax);
+  nrecv = static_cast<int>(am_budget(ep.caps.rx_size, rt.topo.nprocs() - rt.topo.nlocal()).agent_recvs);
+  recv_mem.resize(static_cast<std::size_t>(nrecv) * kAmMax);
   send_mem.resize(kSendBufs * kAmMax);
   if (ep.caps.mr_local) {
     recv_mr = ep.register_memory(recv_mem.data(), recv_mem.size(), FI_RECV, (uint64_t{1} << 32) - 2);
     send_mr = ep.register_memory(send_mem.data(), send_mem.size(), FI_SEND, (uint64_t{1} << 32) - 1);
   }
-  recv_ctx.resize(kRecvBufs);
+  recv_ctx.resize(static_cast<std::size_t>(nrecv));
   send_ctx.resize(kSendBufs);
   for (int i = kSendBufs - 1; i >= 0; --i) free_send.push_back(i);
-  for (int i = 0; i < kRecvBufs; ++i) post_recv(i);
+  for (int i = 0; i < nrecv; ++i) post_recv(i);
 }
 
 void OfiAgentImpl::post_recv(int i) {

@@ -9,11 +9,36 @@ namespace armci::transport::ofi {
 // Largest message either way.  Small enough to stay under the eager limit of
 // the message protocols (rxm: 16 KiB of payload), so a send completes
 // without the receiver's help and never waits for a peer that is asleep.
-// Over tcp the cost per message bounds accumulate bandwidth, and 16 KiB - 256
-// halved a 1 MiB accumulate (1.44 -> 0.77 ms), but one run with the sockets
-// provider then hung (a 16 MiB accumulate waiting for answers while the
-// target's agent slept in epoll); kept at 8 KiB until that is understood.
-inline constexpr std::size_t kAmMax = 8 * 1024;
+// Over tcp the cost per message, not per byte, bounds accumulate bandwidth:
+// 16 KiB - 256 halves a 1 MiB accumulate against 8 KiB (1.44 -> 0.77 ms).
+inline constexpr std::size_t kAmMax = 16 * 1024 - 256;
+
+// Flow control: every message meets a receive its target has posted, so no
+// provider ever buffers one as unexpected (the sockets provider stalls for
+// good once its unexpected-message buffer fills).  An agent posts one
+// receive per message its senders may have in flight; a sender keeps at most
+// `window` messages unanswered per node.  Both ends derive the numbers from
+// the same inputs: the number of processes outside the agent's node, and a
+// receive queue depth both endpoints have (capped, so they agree).
+inline constexpr std::size_t kAgentRecvCap = 256;
+inline constexpr std::size_t kAgentSlack = 16;   // receives nobody's window may use
+inline constexpr uint32_t kWindowMax = 24;       // 24 x ~16 KiB in flight per node
+struct AmBudget {
+  std::size_t agent_recvs;  // receives the agent keeps posted
+  uint32_t window;          // unanswered messages one sender may have to it
+};
+inline AmBudget am_budget(std::size_t rx_queue, int senders) {
+  const std::size_t cap = rx_queue == 0 || rx_queue > kAgentRecvCap ? kAgentRecvCap : rx_queue;
+  const std::size_t n = senders > 0 ? static_cast<std::size_t>(senders) : 1;
+  std::size_t recvs = n * kWindowMax + kAgentSlack;
+  if (recvs > cap) recvs = cap;
+  if (recvs < 64 && cap >= 64) recvs = 64;
+  std::size_t w = recvs > kAgentSlack ? (recvs - kAgentSlack) / n : 1;
+  if (w < 1) w = 1;  // beyond this many senders the provider's own flow control takes over
+  if (w > kWindowMax) w = kWindowMax;
+  return {recvs, static_cast<uint32_t>(w)};
+}
+
 // Room for a signal's payload (mailbox pieces) in one active message.
 inline constexpr std::size_t kSignalPayloadMax = kAmMax - 256;
 

@@ -13,27 +13,30 @@ namespace armci::transport {
 
 namespace {
 constexpr int kSendBufs = 64;
-constexpr int kReplyBufs = 32;
 constexpr uint64_t kLocalKeyBase = uint64_t{1} << 32;  // keys of local-only registrations
 
 }  // namespace
 
 OfiImpl::OfiImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "initiator")), caps(ep.caps) {
   nodes.resize(static_cast<std::size_t>(rt.topo.nnodes));
+  for (int n = 0; n < rt.topo.nnodes; ++n) {
+    const int senders = rt.topo.nprocs() - static_cast<int>(rt.topo.node_procs[static_cast<std::size_t>(n)].size());
+    nodes[static_cast<std::size_t>(n)].window = ofi::am_budget(caps.rx_size, senders).window;
+  }
   segs.resize(rt.topo.nnodes);
   inject_limit = caps.inject;
   if (rt.knobs.OFI_INJECT) inject_limit = std::min<std::size_t>(inject_limit, rt.knobs.OFI_INJECT);
   eagain_timeout = rt.knobs.OFI_EAGAIN_TIMEOUT;
   pack_below = rt.knobs.OFI_PACK_BELOW;
   send_mem.resize(kSendBufs * ofi::kAmMax);
-  recv_mem.resize(kReplyBufs * ofi::kAmMax);
+  recv_mem.resize(std::size_t{kReplyBufs} * ofi::kAmMax);
   if (caps.mr_local) {
     send_mr = ep.register_memory(send_mem.data(), send_mem.size(), FI_SEND | FI_WRITE | FI_READ,
                                  kLocalKeyBase - 1);
     recv_mr = ep.register_memory(recv_mem.data(), recv_mem.size(), FI_RECV, kLocalKeyBase - 2);
   }
   for (int i = kSendBufs - 1; i >= 0; --i) free_send.push_back(i);
-  for (int i = 0; i < kReplyBufs; ++i) post_reply_recv(i);
+  for (int i = 0; i < static_cast<int>(kReplyBufs); ++i) post_reply_recv(i);
   if (caps.atomics) probe_atomics();
 }
 

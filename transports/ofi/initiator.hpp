@@ -57,12 +57,17 @@ struct PendingAm {
   Request* req = nullptr;                      // GetPieces: local completion
 };
 
+// Reply receives a process keeps posted; it never has more active messages
+// unanswered than this, across all nodes.
+inline constexpr uint32_t kReplyBufs = 64;
+
 struct NodeState {
   uint32_t writes = 0;    // RMA writes not yet delivered
   uint32_t reads = 0;     // RMA reads not yet complete
   uint32_t ams = 0;       // active messages not yet answered
   uint32_t implicit = 0;  // implicit (NULL handle) operations not locally complete
   uint32_t atomics = 0;   // native atomics not yet delivered
+  uint32_t window = 1;    // most unanswered active messages allowed (am_budget)
 };
 
 struct OfiImpl {
@@ -81,6 +86,7 @@ struct OfiImpl {
   std::vector<OpCtx*> free_ctx;
   std::vector<PendingAm> pending;
   std::vector<uint32_t> free_pending;
+  uint32_t ams_total = 0;  // unanswered active messages to all nodes
   std::vector<fid_mr*> local_mrs;  // FI_MR_LOCAL: my node's segments, by index
   std::size_t inject_limit = 0;
   std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW

@@ -13,13 +13,15 @@
 namespace armci::transport {
 
 namespace {
-constexpr uint32_t kMaxAmPerNode = 48;  // answers we may await from one node
 constexpr std::size_t kReplyRoom = ofi::kAmMax - sizeof(ReplyHeader);
 }  // namespace
 
 uint32_t OfiImpl::new_pending(int node, AmOp op) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
-  if (s.ams >= kMaxAmPerNode) wait_until([&] { return s.ams < kMaxAmPerNode; }, "answers from a busy node agent");
+  // Within the node's window, and never more unanswered than reply receives
+  // posted: neither end then sees an unexpected message.
+  if (s.ams >= s.window || ams_total >= kReplyBufs)
+    wait_until([&] { return s.ams < s.window && ams_total < kReplyBufs; }, "answers from a busy node agent");
   uint32_t t;
   if (free_pending.empty()) {
     t = static_cast<uint32_t>(pending.size());
@@ -34,6 +36,7 @@ uint32_t OfiImpl::new_pending(int node, AmOp op) {
   p.node = node;
   p.op = op;
   ++s.ams;
+  ++ams_total;
   ++rt.stats.am_sent;
   return t;
 }
@@ -91,6 +94,7 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
   p.reply = r;
   p.done = true;
   --s.ams;
+  --ams_total;
   if (r.status != 0 && (p.op == AmOp::Acc || p.op == AmOp::PutPieces || p.op == AmOp::Signal ||
                         p.op == AmOp::Unlock || p.op == AmOp::GetPieces))
     fatal("ARMCI", "node %d's agent refused an operation (kind %d): error %d", p.node,
