@@ -72,7 +72,17 @@ struct OfiAgentImpl {
 };
 
 OfiAgentImpl::OfiAgentImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "node agent")) {
-  nrecv = static_cast<int>(am_budget(ep.caps.rx_size, rt.topo.nprocs() - rt.topo.nlocal()).agent_recvs);
+  const int senders = rt.topo.nprocs() - rt.topo.nlocal();
+  const AmBudget budget = am_budget(ep.caps.rx_size, senders);
+  nrecv = static_cast<int>(budget.agent_recvs);
+  verbose(1, "node agent: %d receives posted for %d processes on other nodes, window %u each", nrecv,
+          senders, budget.window);
+  if (senders > 0 && static_cast<std::size_t>(senders) + kAgentSlack > budget.agent_recvs)
+    warn("ARMCI_Init",
+         "%d processes on other nodes may send to this node's agent, more than its %d receives can "
+         "cover: active messages may arrive before a receive is posted, which providers without flow "
+         "control for unexpected messages (sockets) can stall on",
+         senders, nrecv);
   recv_mem.resize(static_cast<std::size_t>(nrecv) * kAmMax);
   send_mem.resize(kSendBufs * kAmMax);
   if (ep.caps.mr_local) {
@@ -177,6 +187,10 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len) {
           std::memcpy(a, data, p.len);
           data += p.len;
         } else {
+          if (out_len + p.len > kAmMax - sizeof(ReplyHeader)) {  // a sender of another build
+            r.status = EMSGSIZE;
+            break;
+          }
           std::memcpy(out + out_len, a, p.len);
           out_len += p.len;
         }

@@ -18,9 +18,12 @@ inline constexpr std::size_t kAmMax = 16 * 1024 - 256;
 // good once its unexpected-message buffer fills).  An agent posts one
 // receive per message its senders may have in flight; a sender keeps at most
 // `window` messages unanswered per node.  Both ends derive the numbers from
-// the same inputs: the number of processes outside the agent's node, and a
-// receive queue depth both endpoints have (capped, so they agree).
-inline constexpr std::size_t kAgentRecvCap = 256;
+// the same inputs: the number of processes outside the agent's node and the
+// provider's receive queue depth (the same for every process that runs with
+// the same FI_* settings).  Up to (cap - slack) senders per node the
+// guarantee holds; past that every sender keeps a window of one and the
+// provider's own flow control (rxm's) has to absorb the rest.
+inline constexpr std::size_t kAgentRecvCap = 1024;  // 16 MiB of receive buffers
 inline constexpr std::size_t kAgentSlack = 16;   // receives nobody's window may use
 inline constexpr uint32_t kWindowMax = 24;       // 24 x ~16 KiB in flight per node
 struct AmBudget {

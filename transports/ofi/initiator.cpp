@@ -29,14 +29,15 @@ OfiImpl::OfiImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "initiator")), caps
   eagain_timeout = rt.knobs.OFI_EAGAIN_TIMEOUT;
   pack_below = rt.knobs.OFI_PACK_BELOW;
   send_mem.resize(kSendBufs * ofi::kAmMax);
-  recv_mem.resize(std::size_t{kReplyBufs} * ofi::kAmMax);
+  if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) reply_bufs = static_cast<uint32_t>(caps.rx_size);
+  recv_mem.resize(std::size_t{reply_bufs} * ofi::kAmMax);
   if (caps.mr_local) {
     send_mr = ep.register_memory(send_mem.data(), send_mem.size(), FI_SEND | FI_WRITE | FI_READ,
                                  kLocalKeyBase - 1);
     recv_mr = ep.register_memory(recv_mem.data(), recv_mem.size(), FI_RECV, kLocalKeyBase - 2);
   }
   for (int i = kSendBufs - 1; i >= 0; --i) free_send.push_back(i);
-  for (int i = 0; i < static_cast<int>(kReplyBufs); ++i) post_reply_recv(i);
+  for (int i = 0; i < static_cast<int>(reply_bufs); ++i) post_reply_recv(i);
   if (caps.atomics) probe_atomics();
 }
 

@@ -57,8 +57,9 @@ struct PendingAm {
   Request* req = nullptr;                      // GetPieces: local completion
 };
 
-// Reply receives a process keeps posted; it never has more active messages
-// unanswered than this, across all nodes.
+// Reply receives a process keeps posted (fewer if the provider's receive
+// queue is shorter); it never has more active messages unanswered, across
+// all nodes, than it has reply receives posted.
 inline constexpr uint32_t kReplyBufs = 64;
 
 struct NodeState {
@@ -87,6 +88,7 @@ struct OfiImpl {
   std::vector<PendingAm> pending;
   std::vector<uint32_t> free_pending;
   uint32_t ams_total = 0;  // unanswered active messages to all nodes
+  uint32_t reply_bufs = kReplyBufs;  // reply receives posted
   std::vector<fid_mr*> local_mrs;  // FI_MR_LOCAL: my node's segments, by index
   std::size_t inject_limit = 0;
   std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW

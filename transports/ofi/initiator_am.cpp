@@ -20,8 +20,8 @@ uint32_t OfiImpl::new_pending(int node, AmOp op) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   // Within the node's window, and never more unanswered than reply receives
   // posted: neither end then sees an unexpected message.
-  if (s.ams >= s.window || ams_total >= kReplyBufs)
-    wait_until([&] { return s.ams < s.window && ams_total < kReplyBufs; }, "answers from a busy node agent");
+  if (s.ams >= s.window || ams_total >= reply_bufs)
+    wait_until([&] { return s.ams < s.window && ams_total < reply_bufs; }, "answers from a busy node agent");
   uint32_t t;
   if (free_pending.empty()) {
     t = static_cast<uint32_t>(pending.size());
