@@ -22,6 +22,10 @@ struct Topology {
   int nlocal() const { return static_cast<int>(node_procs[static_cast<std::size_t>(my_node())].size()); }
   int node_leader(int node) const { return node_procs[static_cast<std::size_t>(node)][0]; }
   bool same_node(int proc) const { return node_of[static_cast<std::size_t>(proc)] == my_node(); }
+  // Processes that reach `node` over the network.
+  int procs_outside(int node) const {
+    return nprocs() - static_cast<int>(node_procs[static_cast<std::size_t>(node)].size());
+  }
   std::string describe() const;
 };
 

@@ -32,21 +32,11 @@ struct SharedMutex {
   }
 
  private:
-  // Time is read from the clock, not summed from futex slices: a futex_wait
-  // returns early on every hand-off, and a waiter that keeps losing the lock
-  // to a busy holder would otherwise "time out" after a few thousand wakes.
   void lock_contended(const char* call) {
-    const WaitPolicy& p = wait_policy();
-    const auto start = std::chrono::steady_clock::now();
-    auto last_check = start;
+    WaitWatch watch(call, "a node-shared lock");
     while (state.exchange(2, std::memory_order_acquire) != 0) {
       futex_wait(&state, 2, 0.2);
-      const auto now = std::chrono::steady_clock::now();
-      if (now - last_check < std::chrono::milliseconds(200)) continue;
-      last_check = now;
-      if (p.check_health) p.check_health();
-      const double waited = std::chrono::duration<double>(now - start).count();
-      if (p.timeout_s > 0 && waited > p.timeout_s) wait_timed_out(call, "a node-shared lock", waited);
+      watch.check();
     }
   }
 };

@@ -42,14 +42,27 @@ void wait_timed_out(const char* call, const char* what, double seconds) {
         seconds, what);
 }
 
-Backoff::Backoff(const char* call, const char* what)
+WaitWatch::WaitWatch(const char* call, const char* what)
     : call_(call), what_(what), start_(std::chrono::steady_clock::now()), last_check_(start_) {}
+
+double WaitWatch::waited() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void WaitWatch::check() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_check_ < std::chrono::milliseconds(200)) return;
+  last_check_ = now;
+  const WaitPolicy& p = wait_policy();
+  if (p.check_health) p.check_health();
+  const double waited = std::chrono::duration<double>(now - start_).count();
+  if (p.timeout_s > 0 && waited > p.timeout_s) wait_timed_out(call_, what_, waited);
+}
 
 void Backoff::pause() {
   const WaitPolicy& p = wait_policy();
   ++spins_;
-  auto now = std::chrono::steady_clock::now();
-  double waited = std::chrono::duration<double>(now - start_).count();
+  const double waited = watch_.waited();
   if (waited * 1e6 < static_cast<double>(p.spin_us)) {
     if ((spins_ & 15) == 0) sched_yield();
     return;
@@ -62,11 +75,7 @@ void Backoff::pause() {
   } else {
     std::this_thread::sleep_for(std::chrono::microseconds(waited < 0.1 ? 50 : 1000));
   }
-  if (now - last_check_ > std::chrono::milliseconds(200)) {
-    last_check_ = now;
-    if (p.check_health) p.check_health();
-    if (p.timeout_s > 0 && waited > p.timeout_s) wait_timed_out(call_, what_, waited);
-  }
+  watch_.check();
 }
 
 }  // namespace armci

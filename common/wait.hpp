@@ -31,19 +31,33 @@ template <typename Done>
 void wait_on_word(const std::atomic<uint32_t>* word, Done&& done, const char* call,
                   const char* what);
 
-// Wait for a condition nobody signals through a word (progress-driven waits,
-// e.g. network completions): poll with backoff that yields, then sleeps.
-class Backoff {
+// The clock of one long wait: every 200 ms at most it runs the health check
+// (dead peers, lost launcher) and ends the job past ARMCI_TIMEOUT.  Time is
+// read from the clock, never summed from sleep slices, since a futex or a
+// sleep may return early any number of times.
+class WaitWatch {
  public:
-  explicit Backoff(const char* call, const char* what);
-  void pause();  // one step: spin, then yield, then sleep up to 1 ms
-  void reset() { spins_ = 0; }
+  WaitWatch(const char* call, const char* what);
+  void check();  // cheap between checks: one clock read
+  double waited() const;
 
  private:
   const char* call_;
   const char* what_;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_check_;
+};
+
+// Wait for a condition nobody signals through a word (progress-driven waits,
+// e.g. network completions): poll with backoff that yields, then sleeps.
+class Backoff {
+ public:
+  explicit Backoff(const char* call, const char* what) : watch_(call, what) {}
+  void pause();  // one step: spin, then yield, then sleep up to 1 ms
+  void reset() { spins_ = 0; }
+
+ private:
+  WaitWatch watch_;
   unsigned long spins_ = 0;
 };
 
@@ -58,8 +72,8 @@ template <typename Done, typename Load, typename Block>
 void spin_then_block(Done&& done, Load&& load, Block&& block, const char* call, const char* what) {
   if (done()) return;
   const WaitPolicy& p = wait_policy();
-  auto start = std::chrono::steady_clock::now();
-  auto spin_end = start + std::chrono::microseconds(p.spin_us);
+  WaitWatch watch(call, what);
+  auto spin_end = std::chrono::steady_clock::now() + std::chrono::microseconds(p.spin_us);
   unsigned n = 0;
   for (;;) {
     uint32_t seen = load();
@@ -77,9 +91,7 @@ void spin_then_block(Done&& done, Load&& load, Block&& block, const char* call, 
       block(seen);
     }
     if (done()) return;
-    double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (p.check_health) p.check_health();
-    if (p.timeout_s > 0 && waited > p.timeout_s) wait_timed_out(call, what, waited);
+    watch.check();
   }
 }
 

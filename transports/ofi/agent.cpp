@@ -72,7 +72,7 @@ struct OfiAgentImpl {
 };
 
 OfiAgentImpl::OfiAgentImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "node agent")) {
-  const int senders = rt.topo.nprocs() - rt.topo.nlocal();
+  const int senders = rt.topo.procs_outside(rt.topo.my_node());
   const AmBudget budget = am_budget(ep.caps.rx_size, senders);
   nrecv = static_cast<int>(budget.agent_recvs);
   verbose(1, "node agent: %d receives posted for %d processes on other nodes, window %u each", nrecv,

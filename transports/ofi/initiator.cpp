@@ -19,10 +19,8 @@ constexpr uint64_t kLocalKeyBase = uint64_t{1} << 32;  // keys of local-only reg
 
 OfiImpl::OfiImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "initiator")), caps(ep.caps) {
   nodes.resize(static_cast<std::size_t>(rt.topo.nnodes));
-  for (int n = 0; n < rt.topo.nnodes; ++n) {
-    const int senders = rt.topo.nprocs() - static_cast<int>(rt.topo.node_procs[static_cast<std::size_t>(n)].size());
-    nodes[static_cast<std::size_t>(n)].window = ofi::am_budget(caps.rx_size, senders).window;
-  }
+  for (int n = 0; n < rt.topo.nnodes; ++n)  // the same budget the node's agent computes
+    nodes[static_cast<std::size_t>(n)].window = ofi::am_budget(caps.rx_size, rt.topo.procs_outside(n)).window;
   segs.resize(rt.topo.nnodes);
   inject_limit = caps.inject;
   if (rt.knobs.OFI_INJECT) inject_limit = std::min<std::size_t>(inject_limit, rt.knobs.OFI_INJECT);
