@@ -186,31 +186,24 @@ int Allocations::free(Runtime& rt, const Team& t, void* ptr, const char* call) {
   return 0;
 }
 
+void Allocations::start_local_pool(Runtime& rt) {
+  pool_ = std::make_unique<memory::LocalPool>(*rt.heap, *rt.numa, static_cast<std::size_t>(rt.knobs.LOCAL_CACHE));
+}
+
 void* Allocations::malloc_local(Runtime& rt, std::size_t bytes, const char* call) {
+  (void)rt;
   if (bytes == 0) return nullptr;
-  memory::NodeAllocation a = rt.heap->allocate(bytes, 64, call);
-  if (!a.ok) {
-    warn(call, "%s", a.error.c_str());
-    return nullptr;
-  }
-  uintptr_t p = rt.heap->base() + a.off;
-  rt.numa->bind(reinterpret_cast<void*>(p), bytes);
-  if (int rc = rt.heap->commit(p, bytes)) {
-    warn(call, "cannot allocate the pages of %s: %s", format_bytes(bytes).c_str(), std::strerror(rc));
-    rt.heap->release(a.off);
-    return nullptr;
-  }
-  locals_[p] = a.off;
-  return reinterpret_cast<void*>(p);
+  std::string why;
+  void* p = pool_->allocate(bytes, &why);
+  if (!p) warn(call, "%s", why.c_str());
+  return p;
 }
 
 int Allocations::free_local(Runtime& rt, void* ptr, const char* call) {
+  (void)rt;
   if (!ptr) return 0;
-  auto it = locals_.find(reinterpret_cast<uintptr_t>(ptr));
-  if (it == locals_.end())
+  if (!pool_->release(ptr))
     bad_arg(call, "%p was not returned by ARMCI_Malloc_local (or was freed already)", ptr);
-  rt.heap->release(it->second);
-  locals_.erase(it);
   return 0;
 }
 

@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "armci/team.hpp"
+#include "memory/local_pool.hpp"
 
 namespace armci {
 
@@ -19,9 +21,14 @@ class Allocations {
   // Returns 0, or non-zero on failure (reported; nothing allocated anywhere).
   int malloc(Runtime& rt, const Team& t, std::size_t bytes, void** ptr_arr, const char* call);
   int free(Runtime& rt, const Team& t, void* ptr, const char* call);
+  // Local memory comes from the process's pool of node-heap blocks (see
+  // memory/local_pool.hpp); start_local_pool before, stop before the heap goes.
+  void start_local_pool(Runtime& rt);
+  void stop_local_pool() { pool_.reset(); }
   void* malloc_local(Runtime& rt, std::size_t bytes, const char* call);
   int free_local(Runtime& rt, void* ptr, const char* call);
   std::size_t live() const { return live_.size(); }
+  const memory::LocalPool* local_pool() const { return pool_.get(); }
 
  private:
   struct Record {
@@ -31,7 +38,7 @@ class Allocations {
     uint64_t node_off;
   };
   std::vector<Record> live_;
-  std::map<uintptr_t, std::size_t> locals_;
+  std::unique_ptr<memory::LocalPool> pool_;
 };
 
 // Alignment of one process's block inside a node allocation.

@@ -2,6 +2,7 @@
 #include "armci/armci.h"
 #include "armci/mpi_interop.hpp"
 #include "armci/validate.hpp"
+#include "armci/profiling.hpp"
 
 using namespace armci;
 
@@ -11,16 +12,21 @@ void check_domain(const char* call, armci_domain_t d) {
   if (d != ARMCI_DOMAIN_SMP) bad_arg(call, "domain %d is not ARMCI_DOMAIN_SMP (0)", d);
 }
 
-void check_node(Runtime& r, const char* call, int id) {
+// -1 names the caller's own domain: GA's ARMCI accepted it (GA's own tests
+// call ga_cluster_nprocs(-1)).
+int checked_node(Runtime& r, const char* call, int id) {
+  if (id == -1) return r.topo.my_node();
   if (id < 0 || id >= r.topo.nnodes)
-    bad_arg(call, "domain id %d is out of range (0..%d)", id, r.topo.nnodes - 1);
+    bad_arg(call, "domain id %d is out of range (0..%d, or -1 for this process's own)", id,
+            r.topo.nnodes - 1);
+  return id;
 }
 
 }  // namespace
 
 extern "C" {
 
-void ARMCI_Group_create(int n, int* pid_list, ARMCI_Group* group_out) {
+void PARMCI_Group_create(int n, int* pid_list, ARMCI_Group* group_out) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Group_create");
   if (!group_out) bad_arg("ARMCI_Group_create", "group_out is NULL");
@@ -29,7 +35,7 @@ void ARMCI_Group_create(int n, int* pid_list, ARMCI_Group* group_out) {
   ARMCI_API_CATCH_VOID
 }
 
-void ARMCI_Group_create_child(int n, int* pid_list, ARMCI_Group* group_out,
+void PARMCI_Group_create_child(int n, int* pid_list, ARMCI_Group* group_out,
                               ARMCI_Group* group_parent) {
   ARMCI_API_TRY
   const char* call = "ARMCI_Group_create_child";
@@ -40,7 +46,7 @@ void ARMCI_Group_create_child(int n, int* pid_list, ARMCI_Group* group_out,
   ARMCI_API_CATCH_VOID
 }
 
-void ARMCI_Group_free(ARMCI_Group* group) {
+void PARMCI_Group_free(ARMCI_Group* group) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Group_free");
   if (!group) bad_arg("ARMCI_Group_free", "group is NULL");
@@ -49,7 +55,7 @@ void ARMCI_Group_free(ARMCI_Group* group) {
   ARMCI_API_CATCH_VOID
 }
 
-int ARMCI_Group_rank(ARMCI_Group* group, int* rank) {
+int PARMCI_Group_rank(ARMCI_Group* group, int* rank) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Group_rank");
   if (!group || !rank) bad_arg("ARMCI_Group_rank", "a pointer argument is NULL");
@@ -58,7 +64,7 @@ int ARMCI_Group_rank(ARMCI_Group* group, int* rank) {
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-void ARMCI_Group_size(ARMCI_Group* group, int* size) {
+void PARMCI_Group_size(ARMCI_Group* group, int* size) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Group_size");
   if (!group || !size) bad_arg("ARMCI_Group_size", "a pointer argument is NULL");
@@ -66,7 +72,7 @@ void ARMCI_Group_size(ARMCI_Group* group, int* size) {
   ARMCI_API_CATCH_VOID
 }
 
-void ARMCI_Group_set_default(ARMCI_Group* group) {
+void PARMCI_Group_set_default(ARMCI_Group* group) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Group_set_default");
   if (!group) bad_arg("ARMCI_Group_set_default", "group is NULL");
@@ -74,17 +80,17 @@ void ARMCI_Group_set_default(ARMCI_Group* group) {
   ARMCI_API_CATCH_VOID
 }
 
-void ARMCI_Group_get_default(ARMCI_Group* group_out) {
+void PARMCI_Group_get_default(ARMCI_Group* group_out) {
   Runtime& r = checked_rt("ARMCI_Group_get_default");
   if (group_out) *group_out = r.groups.default_group();
 }
 
-void ARMCI_Group_get_world(ARMCI_Group* group_out) {
+void PARMCI_Group_get_world(ARMCI_Group* group_out) {
   checked_rt("ARMCI_Group_get_world");
   if (group_out) *group_out = Groups::kWorld;
 }
 
-int ARMCI_Absolute_id(ARMCI_Group* group, int group_rank) {
+int PARMCI_Absolute_id(ARMCI_Group* group, int group_rank) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Absolute_id");
   if (!group) bad_arg("ARMCI_Absolute_id", "group is NULL");
@@ -104,7 +110,7 @@ int same_node(const char* call, int proc) {
 }
 }  // namespace
 
-int ARMCI_Same_node(int proc) {
+int PARMCI_Same_node(int proc) {
   ARMCI_API_TRY
   return same_node("ARMCI_Same_node", proc);
   ARMCI_API_CATCH(0)
@@ -120,7 +126,7 @@ int armci_domain_nprocs(armci_domain_t domain, int id) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("armci_domain_nprocs");
   check_domain("armci_domain_nprocs", domain);
-  check_node(r, "armci_domain_nprocs", id);
+  id = checked_node(r, "armci_domain_nprocs", id);
   return static_cast<int>(r.topo.node_procs[static_cast<std::size_t>(id)].size());
   ARMCI_API_CATCH(-1)
 }
@@ -139,7 +145,7 @@ int armci_domain_glob_proc_id(armci_domain_t domain, int id, int loc_proc_id) {
   const char* call = "armci_domain_glob_proc_id";
   Runtime& r = checked_rt(call);
   check_domain(call, domain);
-  check_node(r, call, id);
+  id = checked_node(r, call, id);
   const auto& ps = r.topo.node_procs[static_cast<std::size_t>(id)];
   if (loc_proc_id < 0 || loc_proc_id >= static_cast<int>(ps.size()))
     bad_arg(call, "local process %d is out of range for domain %d (0..%zu)", loc_proc_id, id,
@@ -174,3 +180,15 @@ int armci_domain_same_id(armci_domain_t domain, int proc) {
 }
 
 }  // extern "C"
+
+// Public names (parmci.h explains the scheme).
+ARMCI_WEAK_ALIAS(PARMCI_Group_create, ARMCI_Group_create);
+ARMCI_WEAK_ALIAS(PARMCI_Group_create_child, ARMCI_Group_create_child);
+ARMCI_WEAK_ALIAS(PARMCI_Group_free, ARMCI_Group_free);
+ARMCI_WEAK_ALIAS(PARMCI_Group_rank, ARMCI_Group_rank);
+ARMCI_WEAK_ALIAS(PARMCI_Group_size, ARMCI_Group_size);
+ARMCI_WEAK_ALIAS(PARMCI_Group_set_default, ARMCI_Group_set_default);
+ARMCI_WEAK_ALIAS(PARMCI_Group_get_default, ARMCI_Group_get_default);
+ARMCI_WEAK_ALIAS(PARMCI_Group_get_world, ARMCI_Group_get_world);
+ARMCI_WEAK_ALIAS(PARMCI_Absolute_id, ARMCI_Absolute_id);
+ARMCI_WEAK_ALIAS(PARMCI_Same_node, ARMCI_Same_node);

@@ -7,6 +7,7 @@
 #include "armci/collectives.hpp"
 #include "armci/message.h"
 #include "armci/validate.hpp"
+#include "armci/profiling.hpp"
 
 using namespace armci;
 
@@ -83,10 +84,10 @@ void group_gop_scope(const char* call, int scope, void* x, int n, const char* op
 
 extern "C" {
 
-int armci_msg_me(void) { return checked_rt("armci_msg_me").me(); }
-int armci_msg_nproc(void) { return checked_rt("armci_msg_nproc").nprocs(); }
+int parmci_msg_me(void) { return checked_rt("armci_msg_me").me(); }
+int parmci_msg_nproc(void) { return checked_rt("armci_msg_nproc").nprocs(); }
 
-void armci_msg_abort(int code) {
+void parmci_msg_abort(int code) {
   fatal_code(code ? code : 1, "armci_msg_abort", "aborting the job with code %d", code);
 }
 
@@ -95,7 +96,7 @@ double armci_timer(void) {
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
-void armci_msg_snd(int tag, void* buffer, int len, int to) {
+void parmci_msg_snd(int tag, void* buffer, int len, int to) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("armci_msg_snd");
   check_proc(r, "armci_msg_snd", to);
@@ -105,7 +106,7 @@ void armci_msg_snd(int tag, void* buffer, int len, int to) {
   ARMCI_API_CATCH_VOID
 }
 
-void armci_msg_rcv(int tag, void* buffer, int buflen, int* msglen, int from) {
+void parmci_msg_rcv(int tag, void* buffer, int buflen, int* msglen, int from) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("armci_msg_rcv");
   check_proc(r, "armci_msg_rcv", from);
@@ -116,7 +117,7 @@ void armci_msg_rcv(int tag, void* buffer, int buflen, int* msglen, int from) {
   ARMCI_API_CATCH_VOID
 }
 
-int armci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
+int parmci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("armci_msg_rcvany");
   check_count("armci_msg_rcvany", "buffer length", buflen);
@@ -128,12 +129,12 @@ int armci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
   ARMCI_API_CATCH(-1)
 }
 
-void armci_msg_barrier(void) {
+void parmci_msg_barrier(void) {
   Runtime& r = checked_rt("armci_msg_barrier");
   coll::barrier(r, r.groups.default_team());
 }
 
-void armci_msg_group_barrier(ARMCI_Group* group) {
+void parmci_msg_group_barrier(ARMCI_Group* group) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("armci_msg_group_barrier");
   coll::barrier(r, group_team(r, group, "armci_msg_group_barrier"));
@@ -141,20 +142,20 @@ void armci_msg_group_barrier(ARMCI_Group* group) {
 }
 
 // Plain broadcasts: root is a rank of the default group.
-void armci_msg_bcast(void* buffer, int len, int root) {
+void parmci_msg_bcast(void* buffer, int len, int root) {
   ARMCI_API_TRY
   bcast_default("armci_msg_bcast", buffer, len, root);
   ARMCI_API_CATCH_VOID
 }
 
-void armci_msg_brdcst(void* buffer, int len, int root) {
+void parmci_msg_brdcst(void* buffer, int len, int root) {
   ARMCI_API_TRY
   bcast_default("armci_msg_brdcst", buffer, len, root);
   ARMCI_API_CATCH_VOID
 }
 
 // Scoped broadcasts: root is a world rank inside the scope.
-void armci_msg_bcast_scope(int scope, void* buffer, int len, int root) {
+void parmci_msg_bcast_scope(int scope, void* buffer, int len, int root) {
   ARMCI_API_TRY
   const char* call = "armci_msg_bcast_scope";
   Runtime& r = checked_rt(call);
@@ -168,7 +169,7 @@ void armci_msg_bcast_scope(int scope, void* buffer, int len, int root) {
   ARMCI_API_CATCH_VOID
 }
 
-void armci_msg_group_bcast_scope(int scope, void* buf, int len, int root, ARMCI_Group* group) {
+void parmci_msg_group_bcast_scope(int scope, void* buf, int len, int root, ARMCI_Group* group) {
   ARMCI_API_TRY
   const char* call = "armci_msg_group_bcast_scope";
   Runtime& r = checked_rt(call);
@@ -179,7 +180,7 @@ void armci_msg_group_bcast_scope(int scope, void* buf, int len, int root, ARMCI_
 }
 
 // From the first process of my node to the rest of the node.
-void armci_msg_clus_brdcst(void* buf, int len) {
+void parmci_msg_clus_brdcst(void* buf, int len) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("armci_msg_clus_brdcst");
   Team t = coll::node_team(r, r.groups.world());
@@ -198,46 +199,49 @@ void armci_grp_clus_brdcst(void* buf, int len, int grp_master, int grp_clus_npro
   ARMCI_API_CATCH_VOID
 }
 
-void armci_msg_gop_scope(int scope, void* x, int n, char* op, int type) {
+void parmci_msg_gop_scope(int scope, void* x, int n, char* op, int type) {
   ARMCI_API_TRY
   gop_scope("armci_msg_gop_scope", scope, x, n, op, type, true);
   ARMCI_API_CATCH_VOID
 }
 
-void armci_msg_group_gop_scope(int scope, void* x, int n, char* op, int type, ARMCI_Group* group) {
+void parmci_msg_group_gop_scope(int scope, void* x, int n, char* op, int type, ARMCI_Group* group) {
   ARMCI_API_TRY
   group_gop_scope("armci_msg_group_gop_scope", scope, x, n, op, type, group);
   ARMCI_API_CATCH_VOID
 }
 
-void armci_msg_reduce_scope(int scope, void* x, int n, char* op, int type) {
+void parmci_msg_reduce_scope(int scope, void* x, int n, char* op, int type) {
   ARMCI_API_TRY
   gop_scope("armci_msg_reduce_scope", scope, x, n, op, type, false);
   ARMCI_API_CATCH_VOID
 }
 
-void armci_msg_reduce(void* x, int n, char* op, int type) {
+void parmci_msg_reduce(void* x, int n, char* op, int type) {
   ARMCI_API_TRY
   gop_scope("armci_msg_reduce", SCOPE_ALL, x, n, op, type, false);
   ARMCI_API_CATCH_VOID
 }
 
 #define ARMCI_GOP_CALLS(Prefix, T, TYPE)                                                   \
-  void armci_msg_##Prefix##gop(T* x, int n, char* op) {                                    \
+  void parmci_msg_##Prefix##gop(T* x, int n, char* op) {                                   \
     ARMCI_API_TRY                                                                          \
     gop_scope("armci_msg_" #Prefix "gop", SCOPE_ALL, x, n, op, TYPE, true);                \
     ARMCI_API_CATCH_VOID                                                                   \
   }                                                                                        \
-  void armci_msg_group_##Prefix##gop(T* x, int n, char* op, ARMCI_Group* group) {          \
+  void parmci_msg_group_##Prefix##gop(T* x, int n, char* op, ARMCI_Group* group) {         \
     ARMCI_API_TRY                                                                          \
     group_gop_scope("armci_msg_group_" #Prefix "gop", SCOPE_ALL, x, n, op, TYPE, group);   \
     ARMCI_API_CATCH_VOID                                                                   \
   }                                                                                        \
-  void armci_msg_clus_##Prefix##gop(T* x, int n, char* op) {                               \
+  void parmci_msg_clus_##Prefix##gop(T* x, int n, char* op) {                              \
     ARMCI_API_TRY                                                                          \
     gop_scope("armci_msg_clus_" #Prefix "gop", SCOPE_NODE, x, n, op, TYPE, true);          \
     ARMCI_API_CATCH_VOID                                                                   \
-  }
+  }                                                                                        \
+  ARMCI_WEAK_ALIAS(parmci_msg_##Prefix##gop, armci_msg_##Prefix##gop);                     \
+  ARMCI_WEAK_ALIAS(parmci_msg_group_##Prefix##gop, armci_msg_group_##Prefix##gop);         \
+  ARMCI_WEAK_ALIAS(parmci_msg_clus_##Prefix##gop, armci_msg_clus_##Prefix##gop);
 
 ARMCI_GOP_CALLS(i, int, ARMCI_INT)
 ARMCI_GOP_CALLS(l, long, ARMCI_LONG)
@@ -245,7 +249,7 @@ ARMCI_GOP_CALLS(ll, long long, ARMCI_LONG_LONG)
 ARMCI_GOP_CALLS(f, float, ARMCI_FLOAT)
 ARMCI_GOP_CALLS(d, double, ARMCI_DOUBLE)
 
-void armci_msg_sel_scope(int scope, void* x, int n, char* op, int type, int contribute) {
+void parmci_msg_sel_scope(int scope, void* x, int n, char* op, int type, int contribute) {
   ARMCI_API_TRY
   const char* call = "armci_msg_sel_scope";
   Runtime& r = checked_rt(call);
@@ -290,7 +294,7 @@ void armci_msg_sel_scope(int scope, void* x, int n, char* op, int type, int cont
 }
 
 // A binary tree over the scope's processes in rank order (-1: none).
-void armci_msg_bintree(int scope, int* Root, int* Up, int* Left, int* Right) {
+void parmci_msg_bintree(int scope, int* Root, int* Up, int* Left, int* Right) {
   ARMCI_API_TRY
   const char* call = "armci_msg_bintree";
   Runtime& r = checked_rt(call);
@@ -330,3 +334,24 @@ void armci_exchange_address_grp(void* ptr_arr[], int n, ARMCI_Group* group) {
 }
 
 }  // extern "C"
+
+// Public names (parmci.h explains the scheme).
+ARMCI_WEAK_ALIAS(parmci_msg_me, armci_msg_me);
+ARMCI_WEAK_ALIAS(parmci_msg_nproc, armci_msg_nproc);
+ARMCI_WEAK_ALIAS(parmci_msg_abort, armci_msg_abort);
+ARMCI_WEAK_ALIAS(parmci_msg_snd, armci_msg_snd);
+ARMCI_WEAK_ALIAS(parmci_msg_rcv, armci_msg_rcv);
+ARMCI_WEAK_ALIAS(parmci_msg_rcvany, armci_msg_rcvany);
+ARMCI_WEAK_ALIAS(parmci_msg_barrier, armci_msg_barrier);
+ARMCI_WEAK_ALIAS(parmci_msg_group_barrier, armci_msg_group_barrier);
+ARMCI_WEAK_ALIAS(parmci_msg_bcast, armci_msg_bcast);
+ARMCI_WEAK_ALIAS(parmci_msg_brdcst, armci_msg_brdcst);
+ARMCI_WEAK_ALIAS(parmci_msg_bcast_scope, armci_msg_bcast_scope);
+ARMCI_WEAK_ALIAS(parmci_msg_group_bcast_scope, armci_msg_group_bcast_scope);
+ARMCI_WEAK_ALIAS(parmci_msg_clus_brdcst, armci_msg_clus_brdcst);
+ARMCI_WEAK_ALIAS(parmci_msg_gop_scope, armci_msg_gop_scope);
+ARMCI_WEAK_ALIAS(parmci_msg_group_gop_scope, armci_msg_group_gop_scope);
+ARMCI_WEAK_ALIAS(parmci_msg_reduce_scope, armci_msg_reduce_scope);
+ARMCI_WEAK_ALIAS(parmci_msg_reduce, armci_msg_reduce);
+ARMCI_WEAK_ALIAS(parmci_msg_sel_scope, armci_msg_sel_scope);
+ARMCI_WEAK_ALIAS(parmci_msg_bintree, armci_msg_bintree);

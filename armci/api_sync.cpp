@@ -4,12 +4,13 @@
 #include "armci/fence.hpp"
 #include "armci/route.hpp"
 #include "armci/validate.hpp"
+#include "armci/profiling.hpp"
 
 using namespace armci;
 
 extern "C" {
 
-int ARMCI_Wait(armci_hdl_t* h) {
+int PARMCI_Wait(armci_hdl_t* h) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Wait");
   if (!h) bad_arg("ARMCI_Wait", "handle pointer is NULL");
@@ -19,7 +20,7 @@ int ARMCI_Wait(armci_hdl_t* h) {
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_Test(armci_hdl_t* h) {
+int PARMCI_Test(armci_hdl_t* h) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Test");
   if (!h) bad_arg("ARMCI_Test", "handle pointer is NULL");
@@ -31,7 +32,7 @@ int ARMCI_Test(armci_hdl_t* h) {
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_WaitProc(int proc) {
+int PARMCI_WaitProc(int proc) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_WaitProc");
   check_proc(r, "ARMCI_WaitProc", proc);
@@ -40,17 +41,17 @@ int ARMCI_WaitProc(int proc) {
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_WaitAll(void) {
+int PARMCI_WaitAll(void) {
   Runtime& r = checked_rt("ARMCI_WaitAll");
   if (r.ofi) r.ofi->wait_all();
   return 0;
 }
 
 // Any pending handle aggregates further operations; nothing to switch.
-void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* h) { (void)h; }
-void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* h) { (void)h; }
+void PARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* h) { (void)h; }
+void PARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* h) { (void)h; }
 
-void ARMCI_Fence(int proc) {
+void PARMCI_Fence(int proc) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Fence");
   check_proc(r, "ARMCI_Fence", proc);
@@ -58,9 +59,9 @@ void ARMCI_Fence(int proc) {
   ARMCI_API_CATCH_VOID
 }
 
-void ARMCI_AllFence(void) { fence_all(checked_rt("ARMCI_AllFence")); }
+void PARMCI_AllFence(void) { fence_all(checked_rt("ARMCI_AllFence")); }
 
-void ARMCI_GroupFence(ARMCI_Group* group) {
+void PARMCI_GroupFence(ARMCI_Group* group) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_GroupFence");
   if (!group) bad_arg("ARMCI_GroupFence", "group is NULL");
@@ -68,7 +69,7 @@ void ARMCI_GroupFence(ARMCI_Group* group) {
   ARMCI_API_CATCH_VOID
 }
 
-void ARMCI_Barrier(void) {
+void PARMCI_Barrier(void) {
   Runtime& r = checked_rt("ARMCI_Barrier");
   fence_all(r);
   coll::barrier(r, r.groups.default_team());
@@ -104,40 +105,40 @@ int rmw(const char* call, int op, void* ploc, void* prem, long extra, int proc) 
 
 }  // namespace
 
-int ARMCI_Rmw(int op, void* ploc, void* prem, int extra, int proc) {
+int PARMCI_Rmw(int op, void* ploc, void* prem, int extra, int proc) {
   ARMCI_API_TRY
   return rmw("ARMCI_Rmw", op, ploc, prem, extra, proc);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_Rmw_long(int op, void* ploc, void* prem, long extra, int proc) {
+int PARMCI_Rmw_long(int op, void* ploc, void* prem, long extra, int proc) {
   ARMCI_API_TRY
   return rmw("ARMCI_Rmw_long", op, ploc, prem, extra, proc);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_Create_mutexes(int num) {
+int PARMCI_Create_mutexes(int num) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Create_mutexes");
-  return r.mutexes.create(r, num, "ARMCI_Create_mutexes");
+  return r.mutexes.create(r, r.groups.world(), num, "ARMCI_Create_mutexes");
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_Destroy_mutexes(void) {
+int PARMCI_Destroy_mutexes(void) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Destroy_mutexes");
   return r.mutexes.destroy(r, "ARMCI_Destroy_mutexes");
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-void ARMCI_Lock(int mutex, int proc) {
+void PARMCI_Lock(int mutex, int proc) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Lock");
   r.mutexes.lock(r, mutex, proc, "ARMCI_Lock");
   ARMCI_API_CATCH_VOID
 }
 
-void ARMCI_Unlock(int mutex, int proc) {
+void PARMCI_Unlock(int mutex, int proc) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Unlock");
   r.mutexes.unlock(r, mutex, proc, "ARMCI_Unlock");
@@ -146,7 +147,7 @@ void ARMCI_Unlock(int mutex, int proc) {
 
 // Notify: my count of notices sent to proc, stored (after my earlier puts to
 // proc, in order) into proc's counter for me.
-int armci_notify(int proc) {
+int parmci_notify(int proc) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("armci_notify");
   check_proc(r, "armci_notify", proc);
@@ -164,7 +165,7 @@ int armci_notify(int proc) {
 
 // Waits for the next notice from proc; *pval = notices waited for so far,
 // returns the number received.
-int armci_notify_wait(int proc, int* pval) {
+int parmci_notify_wait(int proc, int* pval) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("armci_notify_wait");
   check_proc(r, "armci_notify_wait", proc);
@@ -180,13 +181,35 @@ int armci_notify_wait(int proc, int* pval) {
 }
 
 // Memory is coherent: an access epoch only needs ordering.
-void ARMCI_Access_begin(void* ptr) {
+void PARMCI_Access_begin(void* ptr) {
   (void)ptr;
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
-void ARMCI_Access_end(void* ptr) {
+void PARMCI_Access_end(void* ptr) {
   (void)ptr;
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
 }  // extern "C"
+
+// Public names (parmci.h explains the scheme).
+ARMCI_WEAK_ALIAS(PARMCI_Wait, ARMCI_Wait);
+ARMCI_WEAK_ALIAS(PARMCI_Test, ARMCI_Test);
+ARMCI_WEAK_ALIAS(PARMCI_WaitProc, ARMCI_WaitProc);
+ARMCI_WEAK_ALIAS(PARMCI_WaitAll, ARMCI_WaitAll);
+ARMCI_WEAK_ALIAS(PARMCI_SET_AGGREGATE_HANDLE, ARMCI_SET_AGGREGATE_HANDLE);
+ARMCI_WEAK_ALIAS(PARMCI_UNSET_AGGREGATE_HANDLE, ARMCI_UNSET_AGGREGATE_HANDLE);
+ARMCI_WEAK_ALIAS(PARMCI_Fence, ARMCI_Fence);
+ARMCI_WEAK_ALIAS(PARMCI_AllFence, ARMCI_AllFence);
+ARMCI_WEAK_ALIAS(PARMCI_GroupFence, ARMCI_GroupFence);
+ARMCI_WEAK_ALIAS(PARMCI_Barrier, ARMCI_Barrier);
+ARMCI_WEAK_ALIAS(PARMCI_Rmw, ARMCI_Rmw);
+ARMCI_WEAK_ALIAS(PARMCI_Rmw_long, ARMCI_Rmw_long);
+ARMCI_WEAK_ALIAS(PARMCI_Create_mutexes, ARMCI_Create_mutexes);
+ARMCI_WEAK_ALIAS(PARMCI_Destroy_mutexes, ARMCI_Destroy_mutexes);
+ARMCI_WEAK_ALIAS(PARMCI_Lock, ARMCI_Lock);
+ARMCI_WEAK_ALIAS(PARMCI_Unlock, ARMCI_Unlock);
+ARMCI_WEAK_ALIAS(parmci_notify, armci_notify);
+ARMCI_WEAK_ALIAS(parmci_notify_wait, armci_notify_wait);
+ARMCI_WEAK_ALIAS(PARMCI_Access_begin, ARMCI_Access_begin);
+ARMCI_WEAK_ALIAS(PARMCI_Access_end, ARMCI_Access_end);

@@ -7,6 +7,10 @@
 
 #include "armci.h"
 
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,6 +34,10 @@ int armci_msg_me(void);
 int armci_msg_nproc(void);
 void armci_msg_abort(int code);
 void armci_msg_init(int *argc, char ***argv);
+#if ARMCI_OFI_HAVE_MPI
+/* Uses comm's processes (MPI is already initialised by the caller). */
+void armci_msg_init_comm(MPI_Comm comm);
+#endif
 void armci_msg_finalize(void);
 double armci_timer(void);
 
@@ -85,6 +93,10 @@ void armci_exchange_address_grp(void *ptr_arr[], int n, ARMCI_Group *group);
 
 #ifdef __cplusplus
 }
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
 #endif
 
 #endif /* ARMCI_OFI_MESSAGE_H */

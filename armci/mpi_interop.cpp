@@ -1,13 +1,14 @@
 #include "armci/mpi_interop.hpp"
 
-#include "armci_config.h"
+#include <algorithm>
+#include <vector>
 
-#ifdef ARMCI_HAVE_MPI
-#include <mpi.h>
-
-#include "armci/armci_mpi.h"
-#include "armci/message.h"
+#include "armci/armci.h"
+#include "armci/profiling.hpp"
+#include "armci/runtime.hpp"
 #include "armci/validate.hpp"
+
+#if ARMCI_OFI_HAVE_MPI
 
 namespace armci {
 
@@ -62,14 +63,24 @@ void mpi_group_freed(Runtime& r, ARMCI_Group g) {
 
 using namespace armci;
 
-extern "C" {
+namespace {
 
-int ARMCI_Init_mpi_comm(MPI_Comm comm) {
+static_assert(MPI_THREAD_SINGLE == ARMCI_THREAD_SINGLE && MPI_THREAD_FUNNELED == ARMCI_THREAD_FUNNELED &&
+                  MPI_THREAD_SERIALIZED == ARMCI_THREAD_SERIALIZED &&
+                  MPI_THREAD_MULTIPLE == ARMCI_THREAD_MULTIPLE,
+              "ARMCI_THREAD_* must equal MPI_THREAD_*: ARMCI_Init_thread takes either");
+
+bool g_msg_init_started_mpi = false;  // armci_msg_init started MPI, so its finalize ends it
+
+// Makes comm's processes the ARMCI world (or counts one more init).
+void init_with_comm(const char* call, MPI_Comm comm, int level) {
   if (Runtime* r = Runtime::instance()) {
     ++r->init_count;
-    return 0;
+    r->thread_level = std::max(r->thread_level, level);
+    return;
   }
-  if (!mpi_usable()) fatal("ARMCI_Init_mpi_comm", "MPI is not initialised (call MPI_Init first)");
+  if (!mpi_usable()) fatal(call, "MPI is not initialised (call MPI_Init first)");
+  if (comm == MPI_COMM_NULL) bad_arg(call, "the communicator is MPI_COMM_NULL");
   int n = 0;
   MPI_Comm_size(comm, &n);
   // Launcher rank of every member = its rank in MPI_COMM_WORLD.
@@ -83,12 +94,76 @@ int ARMCI_Init_mpi_comm(MPI_Comm comm) {
   MPI_Group_free(&wg);
   InitOptions o;
   o.world = world;
-  o.call = "ARMCI_Init_mpi_comm";
+  o.call = call;
+  o.thread_level = level;
   Runtime& r = Runtime::create(o);
   auto* dup = new MPI_Comm;
   MPI_Comm_dup(comm, dup);
   *static_cast<void**>(r.groups.mpi_comm_slot(Groups::kWorld)) = dup;
+}
+
+}  // namespace
+
+namespace armci {
+
+namespace {
+int finalize_hook(MPI_Comm, int, void*, void*) {
+  Runtime* r = Runtime::instance();
+  if (!r || r->mpi_keyval < 0) return MPI_SUCCESS;  // ARMCI ended first
+  r->mpi_keyval = -1;  // the attribute is being deleted: nothing to undo
+  verbose(1, "MPI_Finalize: ARMCI is still initialised (%d more ARMCI_Init than ARMCI_Finalize "
+          "calls): finalizing it now", r->init_count);
+  r->init_count = 0;
+  Runtime::destroy();
+  return MPI_SUCCESS;
+}
+}  // namespace
+
+void mpi_watch_finalize(Runtime& r) {
+  if (!mpi_usable()) return;
+  int kv = MPI_KEYVAL_INVALID;
+  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_hook, &kv, nullptr) != MPI_SUCCESS) return;
+  if (MPI_Comm_set_attr(MPI_COMM_SELF, kv, nullptr) != MPI_SUCCESS) {
+    MPI_Comm_free_keyval(&kv);
+    return;
+  }
+  r.mpi_keyval = kv;
+}
+
+void mpi_unwatch_finalize(Runtime& r) {
+  int kv = r.mpi_keyval;
+  if (kv < 0) return;
+  r.mpi_keyval = -1;  // deleting the attribute calls the hook: make it a no-op
+  if (!mpi_usable()) return;
+  MPI_Comm_delete_attr(MPI_COMM_SELF, kv);
+  MPI_Comm_free_keyval(&kv);
+}
+
+int mpi_thread_level() {
+  if (!mpi_usable()) return -1;
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  return level;
+}
+}  // namespace armci
+
+extern "C" {
+
+// GA's contract: non-zero on success (GA_Initialize_comm tests for it).
+int PARMCI_Init_mpi_comm(MPI_Comm comm) {
+  ARMCI_API_TRY
+  init_with_comm("ARMCI_Init_mpi_comm", comm, std::max(mpi_thread_level(), int{MPI_THREAD_SINGLE}));
+  return 1;
+  ARMCI_API_CATCH(0)
+}
+
+// ARMCI-MPI's contract: 0 on success, like ARMCI_Init.
+int PARMCI_Init_thread_comm(int level, MPI_Comm comm) {
+  ARMCI_API_TRY
+  check_thread_level("ARMCI_Init_thread_comm", level);
+  init_with_comm("ARMCI_Init_thread_comm", comm, level);
   return 0;
+  ARMCI_API_CATCH(kErrBadArg)
 }
 
 MPI_Comm armci_group_comm(ARMCI_Group* group) {
@@ -102,15 +177,7 @@ MPI_Comm armci_group_comm(ARMCI_Group* group) {
   return *static_cast<MPI_Comm*>(*slot);
 }
 
-}  // extern "C"
-
-namespace {
-bool g_msg_init_started_mpi = false;  // armci_msg_init started MPI, so its finalize ends it
-}
-
-extern "C" {
-
-void armci_msg_init(int* argc, char*** argv) {
+void parmci_msg_init(int* argc, char*** argv) {
   int init = 0;
   MPI_Initialized(&init);
   if (!init) {
@@ -119,7 +186,22 @@ void armci_msg_init(int* argc, char*** argv) {
   }
 }
 
-void armci_msg_finalize(void) {
+// GA's classic message layer: the ARMCI world is comm's processes.  ARMCI
+// starts here, and the matching armci_msg_finalize ends this start.
+void parmci_msg_init_comm(MPI_Comm comm) {
+  ARMCI_API_TRY
+  init_with_comm("armci_msg_init_comm", comm, std::max(mpi_thread_level(), int{MPI_THREAD_SINGLE}));
+  Runtime& r = rt();
+  if (r.msg_layer_init) --r.init_count;  // called twice: one start to end, not two
+  r.msg_layer_init = true;
+  ARMCI_API_CATCH_VOID
+}
+
+void parmci_msg_finalize(void) {
+  if (Runtime* r = Runtime::instance(); r && r->msg_layer_init) {
+    r->msg_layer_init = false;
+    PARMCI_Finalize();
+  }
   int fin = 0;
   MPI_Finalized(&fin);
   if (g_msg_init_started_mpi && !fin) MPI_Finalize();
@@ -127,19 +209,31 @@ void armci_msg_finalize(void) {
 
 }  // extern "C"
 
+// Public names (parmci.h explains the scheme).
+ARMCI_WEAK_ALIAS(PARMCI_Init_mpi_comm, ARMCI_Init_mpi_comm);
+ARMCI_WEAK_ALIAS(PARMCI_Init_thread_comm, ARMCI_Init_thread_comm);
+ARMCI_WEAK_ALIAS(parmci_msg_init_comm, armci_msg_init_comm);
+
 #else  // no MPI
 
 namespace armci {
 void mpi_group_created(Runtime&, ARMCI_Group) {}
 void mpi_group_freed(Runtime&, ARMCI_Group) {}
+int mpi_thread_level() { return -1; }
+void mpi_watch_finalize(Runtime&) {}
+void mpi_unwatch_finalize(Runtime&) {}
 }  // namespace armci
 
 extern "C" {
-void armci_msg_init(int* argc, char*** argv) {
+void parmci_msg_init(int* argc, char*** argv) {
   (void)argc;
   (void)argv;
 }
-void armci_msg_finalize(void) {}
+void parmci_msg_finalize(void) {}
 }
 
 #endif
+
+// Public names (parmci.h explains the scheme).
+ARMCI_WEAK_ALIAS(parmci_msg_init, armci_msg_init);
+ARMCI_WEAK_ALIAS(parmci_msg_finalize, armci_msg_finalize);

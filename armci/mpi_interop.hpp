@@ -8,4 +8,13 @@ namespace armci {
 class Runtime;
 void mpi_group_created(Runtime& rt, ARMCI_Group g);
 void mpi_group_freed(Runtime& rt, ARMCI_Group g);
+// The thread level MPI was initialised with, or -1 when MPI is not in use:
+// the level of the plain ARMCI_Init calls.
+int mpi_thread_level();
+// Under MPI, ARMCI still running when MPI_Finalize starts (more inits than
+// finalizes: GA_Initialize_comm makes two, GA_Terminate one) is finalized
+// there, collectively, instead of leaving its agent behind.  The hook is an
+// attribute on MPI_COMM_SELF, whose deletion MPI_Finalize runs first.
+void mpi_watch_finalize(Runtime& rt);
+void mpi_unwatch_finalize(Runtime& rt);
 }  // namespace armci

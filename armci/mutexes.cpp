@@ -11,48 +11,52 @@ namespace armci {
 
 using transport::ticket_release;
 using transport::ticket_take;
+using transport::ticket_try;
 
-int Mutexes::create(Runtime& rt, int num, const char* call) {
+int MutexSet::create(Runtime& rt, const Team& t, int num, const char* call) {
   if (num < 0) bad_arg(call, "number of mutexes %d is negative", num);
   if (exists_) bad_arg(call, "mutexes already exist; call ARMCI_Destroy_mutexes first");
-  const Team& w = rt.groups.world();
-  tables_.assign(static_cast<std::size_t>(w.size()), nullptr);
-  if (int rc = rt.allocations.malloc(rt, w, static_cast<std::size_t>(num) * sizeof(TicketLock),
+  if (!t.member()) bad_arg(call, "this process is not a member of the group");
+  team_ = t;
+  tables_.assign(static_cast<std::size_t>(t.size()), nullptr);
+  if (int rc = rt.allocations.malloc(rt, t, static_cast<std::size_t>(num) * sizeof(TicketLock),
                                      tables_.data(), call))
     return rc;
-  mine_ = tables_[static_cast<std::size_t>(rt.me())];
+  mine_ = tables_[static_cast<std::size_t>(t.me)];
   for (int i = 0; i < num; ++i) new (static_cast<TicketLock*>(mine_) + i) TicketLock();
-  counts_.assign(static_cast<std::size_t>(w.size()), 0);
-  coll::allgather(rt, w, &num, sizeof num, counts_.data());
+  counts_.assign(static_cast<std::size_t>(t.size()), 0);
+  coll::allgather(rt, t, &num, sizeof num, counts_.data());
   exists_ = true;
-  coll::barrier(rt, w);  // every table initialised before anyone locks
+  coll::barrier(rt, t);  // every table initialised before anyone locks
   return 0;
 }
 
-int Mutexes::destroy(Runtime& rt, const char* call) {
-  if (!exists_) bad_arg(call, "no mutexes exist (ARMCI_Create_mutexes was not called)");
+int MutexSet::destroy(Runtime& rt, const char* call) {
+  if (!exists_) bad_arg(call, "no mutexes exist (they were not created, or already destroyed)");
   exists_ = false;
-  int rc = rt.allocations.free(rt, rt.groups.world(), mine_, call);
+  int rc = rt.allocations.free(rt, team_, mine_, call);
   tables_.clear();
   counts_.clear();
   mine_ = nullptr;
   return rc;
 }
 
-TicketLock* Mutexes::address(Runtime& rt, int mutex, int proc, const char* call) {
+TicketLock* MutexSet::address(Runtime& rt, int mutex, int proc, const char* call) {
+  (void)rt;
   if (!exists_) bad_arg(call, "no mutexes exist (call ARMCI_Create_mutexes first)");
-  if (proc < 0 || proc >= rt.nprocs())
-    bad_arg(call, "process %d is out of range (0..%d)", proc, rt.nprocs() - 1);
+  if (proc < 0 || proc >= team_.size())
+    bad_arg(call, "process %d is out of range (0..%d)", proc, team_.size() - 1);
   int n = counts_[static_cast<std::size_t>(proc)];
   if (mutex < 0 || mutex >= n)
     bad_arg(call, "mutex %d does not exist on process %d (it created %d)", mutex, proc, n);
   return static_cast<TicketLock*>(tables_[static_cast<std::size_t>(proc)]) + mutex;
 }
 
-void Mutexes::lock(Runtime& rt, int mutex, int proc, const char* call) {
+void MutexSet::lock(Runtime& rt, int mutex, int proc, const char* call) {
   TicketLock* l = address(rt, mutex, proc, call);
-  if (!rt.topo.same_node(proc)) {
-    rt.ofi->lock(rt.topo.node_of[static_cast<std::size_t>(proc)], reinterpret_cast<uintptr_t>(l));
+  const int w = world_of(proc);
+  if (!rt.topo.same_node(w)) {
+    rt.ofi->lock(rt.topo.node_of[static_cast<std::size_t>(w)], reinterpret_cast<uintptr_t>(l));
     return;
   }
   const uint32_t t = ticket_take(*l);
@@ -60,11 +64,20 @@ void Mutexes::lock(Runtime& rt, int mutex, int proc, const char* call) {
                "a mutex held by another process");
 }
 
-void Mutexes::unlock(Runtime& rt, int mutex, int proc, const char* call) {
+bool MutexSet::trylock(Runtime& rt, int mutex, int proc, const char* call) {
   TicketLock* l = address(rt, mutex, proc, call);
-  if (!rt.topo.same_node(proc)) {
+  const int w = world_of(proc);
+  if (!rt.topo.same_node(w))
+    return rt.ofi->trylock(rt.topo.node_of[static_cast<std::size_t>(w)], reinterpret_cast<uintptr_t>(l));
+  return ticket_try(*l);
+}
+
+void MutexSet::unlock(Runtime& rt, int mutex, int proc, const char* call) {
+  TicketLock* l = address(rt, mutex, proc, call);
+  const int w = world_of(proc);
+  if (!rt.topo.same_node(w)) {
     // Data written under the lock must be in place before the next holder.
-    rt.ofi->unlock(rt.topo.node_of[static_cast<std::size_t>(proc)], reinterpret_cast<uintptr_t>(l));
+    rt.ofi->unlock(rt.topo.node_of[static_cast<std::size_t>(w)], reinterpret_cast<uintptr_t>(l));
     return;
   }
   fence_all(rt);

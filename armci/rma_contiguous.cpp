@@ -3,6 +3,7 @@
 #include "armci/rma.hpp"
 #include "armci/route.hpp"
 #include "armci/validate.hpp"
+#include "armci/profiling.hpp"
 
 namespace armci::rma {
 
@@ -91,43 +92,43 @@ using namespace armci;
 
 extern "C" {
 
-int ARMCI_Put(void* src, void* dst, int bytes, int proc) {
+int PARMCI_Put(void* src, void* dst, int bytes, int proc) {
   ARMCI_API_TRY
   return rma::put("ARMCI_Put", src, dst, bytes, proc, nullptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_Get(void* src, void* dst, int bytes, int proc) {
+int PARMCI_Get(void* src, void* dst, int bytes, int proc) {
   ARMCI_API_TRY
   return rma::get("ARMCI_Get", src, dst, bytes, proc, nullptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_Acc(int optype, void* scale, void* src, void* dst, int bytes, int proc) {
+int PARMCI_Acc(int optype, void* scale, void* src, void* dst, int bytes, int proc) {
   ARMCI_API_TRY
   return rma::acc("ARMCI_Acc", optype, scale, src, dst, bytes, proc, nullptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* h) {
+int PARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* h) {
   ARMCI_API_TRY
   return rma::put("ARMCI_NbPut", src, dst, bytes, proc, h ? h : rma::kImplicit);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* h) {
+int PARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* h) {
   ARMCI_API_TRY
   return rma::get("ARMCI_NbGet", src, dst, bytes, proc, h ? h : rma::kImplicit);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_NbAcc(int optype, void* scale, void* src, void* dst, int bytes, int proc, armci_hdl_t* h) {
+int PARMCI_NbAcc(int optype, void* scale, void* src, void* dst, int bytes, int proc, armci_hdl_t* h) {
   ARMCI_API_TRY
   return rma::acc("ARMCI_NbAcc", optype, scale, src, dst, bytes, proc, h ? h : rma::kImplicit);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_Put_flag(void* src, void* dst, int bytes, int* flag, int value, int proc) {
+int PARMCI_Put_flag(void* src, void* dst, int bytes, int* flag, int value, int proc) {
   ARMCI_API_TRY
   rma::put("ARMCI_Put_flag", src, dst, bytes, proc, nullptr);
   rma::set_flag("ARMCI_Put_flag", flag, value, proc);
@@ -135,30 +136,33 @@ int ARMCI_Put_flag(void* src, void* dst, int bytes, int* flag, int value, int pr
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-void ARMCI_Copy(void* src, void* dst, int n) {
+void PARMCI_Copy(void* src, void* dst, int n) {
   if (n > 0) std::memmove(dst, src, static_cast<std::size_t>(n));
 }
 
 #define ARMCI_VALUE_CALLS(Name, T)                                                       \
-  int ARMCI_PutValue##Name(T src, void* dst, int proc) {                                 \
+  int PARMCI_PutValue##Name(T src, void* dst, int proc) {                                \
     ARMCI_API_TRY                                                                        \
     return rma::put("ARMCI_PutValue" #Name, &src, dst, sizeof(T), proc, nullptr);        \
     ARMCI_API_CATCH(kErrBadArg)                                                          \
   }                                                                                      \
-  int ARMCI_NbPutValue##Name(T src, void* dst, int proc, armci_hdl_t* h) {               \
+  int PARMCI_NbPutValue##Name(T src, void* dst, int proc, armci_hdl_t* h) {              \
     ARMCI_API_TRY                                                                        \
     /* the value lives on this stack frame: complete the put before returning */        \
     (void)h;                                                                             \
     return rma::put("ARMCI_NbPutValue" #Name, &src, dst, sizeof(T), proc, nullptr);      \
     ARMCI_API_CATCH(kErrBadArg)                                                          \
   }                                                                                      \
-  T ARMCI_GetValue##Name(void* src, int proc) {                                          \
+  T PARMCI_GetValue##Name(void* src, int proc) {                                         \
     T v{};                                                                               \
     ARMCI_API_TRY                                                                        \
     rma::get("ARMCI_GetValue" #Name, src, &v, sizeof(T), proc, nullptr);                 \
     ARMCI_API_CATCH(v)                                                                   \
     return v;                                                                            \
-  }
+  }                                                                                      \
+  ARMCI_WEAK_ALIAS(PARMCI_PutValue##Name, ARMCI_PutValue##Name);                         \
+  ARMCI_WEAK_ALIAS(PARMCI_NbPutValue##Name, ARMCI_NbPutValue##Name);                     \
+  ARMCI_WEAK_ALIAS(PARMCI_GetValue##Name, ARMCI_GetValue##Name);
 
 ARMCI_VALUE_CALLS(Int, int)
 ARMCI_VALUE_CALLS(Long, long)
@@ -166,3 +170,13 @@ ARMCI_VALUE_CALLS(Float, float)
 ARMCI_VALUE_CALLS(Double, double)
 
 }  // extern "C"
+
+// Public names (parmci.h explains the scheme).
+ARMCI_WEAK_ALIAS(PARMCI_Put, ARMCI_Put);
+ARMCI_WEAK_ALIAS(PARMCI_Get, ARMCI_Get);
+ARMCI_WEAK_ALIAS(PARMCI_Acc, ARMCI_Acc);
+ARMCI_WEAK_ALIAS(PARMCI_NbPut, ARMCI_NbPut);
+ARMCI_WEAK_ALIAS(PARMCI_NbGet, ARMCI_NbGet);
+ARMCI_WEAK_ALIAS(PARMCI_NbAcc, ARMCI_NbAcc);
+ARMCI_WEAK_ALIAS(PARMCI_Put_flag, ARMCI_Put_flag);
+ARMCI_WEAK_ALIAS(PARMCI_Copy, ARMCI_Copy);

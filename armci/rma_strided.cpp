@@ -1,6 +1,7 @@
 #include "armci/rma.hpp"
 #include "armci/route.hpp"
 #include "armci/validate.hpp"
+#include "armci/profiling.hpp"
 
 namespace armci::rma {
 
@@ -98,40 +99,40 @@ using namespace armci;
 
 extern "C" {
 
-int ARMCI_PutS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc) {
+int PARMCI_PutS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc) {
   ARMCI_API_TRY
   return rma::puts("ARMCI_PutS", src, ss, dst, ds, count, levels, proc, nullptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_GetS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc) {
+int PARMCI_GetS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc) {
   ARMCI_API_TRY
   return rma::gets("ARMCI_GetS", src, ss, dst, ds, count, levels, proc, nullptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_AccS(int optype, void* scale, void* src, int ss[], void* dst, int ds[], int count[],
+int PARMCI_AccS(int optype, void* scale, void* src, int ss[], void* dst, int ds[], int count[],
                int levels, int proc) {
   ARMCI_API_TRY
   return rma::accs("ARMCI_AccS", optype, scale, src, ss, dst, ds, count, levels, proc, nullptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_NbPutS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc,
+int PARMCI_NbPutS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc,
                  armci_hdl_t* h) {
   ARMCI_API_TRY
   return rma::puts("ARMCI_NbPutS", src, ss, dst, ds, count, levels, proc, h ? h : rma::kImplicit);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_NbGetS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc,
+int PARMCI_NbGetS(void* src, int ss[], void* dst, int ds[], int count[], int levels, int proc,
                  armci_hdl_t* h) {
   ARMCI_API_TRY
   return rma::gets("ARMCI_NbGetS", src, ss, dst, ds, count, levels, proc, h ? h : rma::kImplicit);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_NbAccS(int optype, void* scale, void* src, int ss[], void* dst, int ds[], int count[],
+int PARMCI_NbAccS(int optype, void* scale, void* src, int ss[], void* dst, int ds[], int count[],
                  int levels, int proc, armci_hdl_t* h) {
   ARMCI_API_TRY
   return rma::accs("ARMCI_NbAccS", optype, scale, src, ss, dst, ds, count, levels, proc,
@@ -139,7 +140,7 @@ int ARMCI_NbAccS(int optype, void* scale, void* src, int ss[], void* dst, int ds
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_PutS_flag(void* src, int ss[], void* dst, int ds[], int count[], int levels, int* flag,
+int PARMCI_PutS_flag(void* src, int ss[], void* dst, int ds[], int count[], int levels, int* flag,
                     int value, int proc) {
   ARMCI_API_TRY
   rma::puts("ARMCI_PutS_flag", src, ss, dst, ds, count, levels, proc, nullptr);
@@ -148,7 +149,7 @@ int ARMCI_PutS_flag(void* src, int ss[], void* dst, int ds[], int count[], int l
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-int ARMCI_PutS_flag_dir(void* src, int ss[], void* dst, int ds[], int count[], int levels,
+int PARMCI_PutS_flag_dir(void* src, int ss[], void* dst, int ds[], int count[], int levels,
                         int* flag, int value, int proc) {
   ARMCI_API_TRY
   rma::puts("ARMCI_PutS_flag_dir", src, ss, dst, ds, count, levels, proc, nullptr);
@@ -158,16 +159,28 @@ int ARMCI_PutS_flag_dir(void* src, int ss[], void* dst, int ds[], int count[], i
 }
 
 // Local gather/scatter between a strided region and a contiguous buffer.
-int armci_read_strided(void* ptr, int levels, int stride_arr[], int count[], char* buf) {
+// void, as GA declares them: a bad argument is reported (and, with
+// ARMCI_ERRORS=return, the copy skipped).
+void armci_read_strided(void* ptr, int levels, int stride_arr[], int count[], char* buf) {
   ARMCI_API_TRY
-  return rma::local_strided("armci_read_strided", true, ptr, levels, stride_arr, count, buf);
-  ARMCI_API_CATCH(kErrBadArg)
+  rma::local_strided("armci_read_strided", true, ptr, levels, stride_arr, count, buf);
+  ARMCI_API_CATCH_VOID
 }
 
-int armci_write_strided(void* ptr, int levels, int stride_arr[], int count[], char* buf) {
+void armci_write_strided(void* ptr, int levels, int stride_arr[], int count[], char* buf) {
   ARMCI_API_TRY
-  return rma::local_strided("armci_write_strided", false, ptr, levels, stride_arr, count, buf);
-  ARMCI_API_CATCH(kErrBadArg)
+  rma::local_strided("armci_write_strided", false, ptr, levels, stride_arr, count, buf);
+  ARMCI_API_CATCH_VOID
 }
 
 }  // extern "C"
+
+// Public names (parmci.h explains the scheme).
+ARMCI_WEAK_ALIAS(PARMCI_PutS, ARMCI_PutS);
+ARMCI_WEAK_ALIAS(PARMCI_GetS, ARMCI_GetS);
+ARMCI_WEAK_ALIAS(PARMCI_AccS, ARMCI_AccS);
+ARMCI_WEAK_ALIAS(PARMCI_NbPutS, ARMCI_NbPutS);
+ARMCI_WEAK_ALIAS(PARMCI_NbGetS, ARMCI_NbGetS);
+ARMCI_WEAK_ALIAS(PARMCI_NbAccS, ARMCI_NbAccS);
+ARMCI_WEAK_ALIAS(PARMCI_PutS_flag, ARMCI_PutS_flag);
+ARMCI_WEAK_ALIAS(PARMCI_PutS_flag_dir, ARMCI_PutS_flag_dir);

@@ -3,6 +3,7 @@
 #include "armci/rma.hpp"
 #include "armci/route.hpp"
 #include "armci/validate.hpp"
+#include "armci/profiling.hpp"
 
 namespace armci::rma {
 
@@ -82,35 +83,43 @@ using namespace armci;
 
 extern "C" {
 
-int ARMCI_PutV(armci_giov_t darr[], int len, int proc) {
+int PARMCI_PutV(armci_giov_t darr[], int len, int proc) {
   ARMCI_API_TRY
   return rma::putv("ARMCI_PutV", darr, len, proc, nullptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
-int ARMCI_GetV(armci_giov_t darr[], int len, int proc) {
+int PARMCI_GetV(armci_giov_t darr[], int len, int proc) {
   ARMCI_API_TRY
   return rma::getv("ARMCI_GetV", darr, len, proc, nullptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
-int ARMCI_AccV(int optype, void* scale, armci_giov_t darr[], int len, int proc) {
+int PARMCI_AccV(int optype, void* scale, armci_giov_t darr[], int len, int proc) {
   ARMCI_API_TRY
   return rma::accv("ARMCI_AccV", optype, scale, darr, len, proc, nullptr);
   ARMCI_API_CATCH(kErrBadArg)
 }
-int ARMCI_NbPutV(armci_giov_t darr[], int len, int proc, armci_hdl_t* h) {
+int PARMCI_NbPutV(armci_giov_t darr[], int len, int proc, armci_hdl_t* h) {
   ARMCI_API_TRY
   return rma::putv("ARMCI_NbPutV", darr, len, proc, h ? h : rma::kImplicit);
   ARMCI_API_CATCH(kErrBadArg)
 }
-int ARMCI_NbGetV(armci_giov_t darr[], int len, int proc, armci_hdl_t* h) {
+int PARMCI_NbGetV(armci_giov_t darr[], int len, int proc, armci_hdl_t* h) {
   ARMCI_API_TRY
   return rma::getv("ARMCI_NbGetV", darr, len, proc, h ? h : rma::kImplicit);
   ARMCI_API_CATCH(kErrBadArg)
 }
-int ARMCI_NbAccV(int optype, void* scale, armci_giov_t darr[], int len, int proc, armci_hdl_t* h) {
+int PARMCI_NbAccV(int optype, void* scale, armci_giov_t darr[], int len, int proc, armci_hdl_t* h) {
   ARMCI_API_TRY
   return rma::accv("ARMCI_NbAccV", optype, scale, darr, len, proc, h ? h : rma::kImplicit);
   ARMCI_API_CATCH(kErrBadArg)
 }
 
 }  // extern "C"
+
+// Public names (parmci.h explains the scheme).
+ARMCI_WEAK_ALIAS(PARMCI_PutV, ARMCI_PutV);
+ARMCI_WEAK_ALIAS(PARMCI_GetV, ARMCI_GetV);
+ARMCI_WEAK_ALIAS(PARMCI_AccV, ARMCI_AccV);
+ARMCI_WEAK_ALIAS(PARMCI_NbPutV, ARMCI_NbPutV);
+ARMCI_WEAK_ALIAS(PARMCI_NbGetV, ARMCI_NbGetV);
+ARMCI_WEAK_ALIAS(PARMCI_NbAccV, ARMCI_NbAccV);

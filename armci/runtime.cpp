@@ -5,17 +5,23 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 #include "armci/collectives.hpp"
 #include "armci/fence.hpp"
+#include "armci/mpi_interop.hpp"
 #include "transports/ofi/ofi.hpp"
 
 namespace armci {
 
 namespace {
 Runtime* g_instance = nullptr;  // the one piece of global state
-unsigned g_epoch = 0;           // inits in this process: keeps PMIx keys fresh
+// How often this process started ARMCI on each world (by member list): the
+// PMIx keys of a start carry it, so that a world started again (or a
+// different world, e.g. from a sub-communicator) never reads the keys of an
+// earlier start.  Every member of a world has started it equally often.
+std::map<std::vector<int>, unsigned> g_starts;
 const WaitPolicy kDefaultWait{};
 
 std::size_t physical_memory() {
@@ -44,7 +50,7 @@ void Runtime::destroy() {
 
 Runtime::Runtime(const InitOptions& opts) {
   g_instance = this;
-  ++g_epoch;
+  thread_level = opts.thread_level;
   knobs = Knobs::from_environment();
   logger.verbose = static_cast<int>(knobs.VERBOSE);
   waiting.spin_us = knobs.SPIN_US;
@@ -74,7 +80,12 @@ Runtime::Runtime(const InitOptions& opts) {
   const std::size_t slot = std::clamp<std::size_t>(knobs.MSG_SLOT, 256, std::size_t{1} << 20);
   const std::size_t prefix =
       static_cast<std::size_t>(topo.nlocal()) * Mailbox::area_bytes(topo.nprocs(), slot);
-  auto key = [](const char* what) { return "armci." + std::to_string(g_epoch) + "." + what; };
+  const unsigned start = ++g_starts[world];
+  std::size_t world_hash = world.size();
+  for (int w : world) world_hash = world_hash * 1000003u + static_cast<std::size_t>(w);
+  const std::string key_prefix =
+      "armci." + std::to_string(world_hash) + "." + std::to_string(start) + ".";
+  auto key = [&key_prefix](const char* what) { return key_prefix + what; };
   auto launcher = [this](int world_rank) { return topo.world[static_cast<std::size_t>(world_rank)]; };
 
   if (is_leader()) {
@@ -129,9 +140,11 @@ Runtime::Runtime(const InitOptions& opts) {
       return ofi->busy();
     };
   }
+  allocations.start_local_pool(*this);
   mailbox.init(*this, slot);
   groups.init(topo.nprocs(), topo.me);
   coll::barrier(*this, groups.world());
+  mpi_watch_finalize(*this);
   if (verbose_on(1)) {
     std::string r = report();
     verbose(1, "%s", r.c_str());
@@ -180,6 +193,7 @@ void Runtime::check_health() {
 }
 
 void Runtime::finalize_sequence() {
+  mpi_unwatch_finalize(*this);
   // Everything this process sent is complete at its target, then everyone
   // waits for everyone (outside our own transport, so nothing is in flight
   // afterwards) before any agent stops.
@@ -191,6 +205,7 @@ void Runtime::finalize_sequence() {
   }
   waiting.poll_network = nullptr;
   ofi.reset();
+  allocations.stop_local_pool();
   heap->detach();
   if (agent) {
     // The agent serves the node's memory until every process has said goodbye.

@@ -31,6 +31,7 @@ class OfiAgent;
 struct InitOptions {
   std::vector<int> world;  // launcher ranks forming the ARMCI world (empty: all)
   const char* call = "ARMCI_Init";
+  int thread_level = 0;    // ARMCI_THREAD_* (= MPI_THREAD_*) the caller asked for
 };
 
 class Runtime {
@@ -57,9 +58,12 @@ class Runtime {
   Groups groups;
   Handles handles;
   Allocations allocations;
-  Mutexes mutexes;
+  MutexSet mutexes;  // ARMCI_Create_mutexes (over the world)
   Stats stats;
   int init_count = 1;
+  int thread_level = 0;           // ARMCI_THREAD_*: how many threads may call at once
+  bool msg_layer_init = false;    // armci_msg_init_comm holds one of the init_count
+  int mpi_keyval = -1;            // MPI_Finalize hook (mpi_interop.hpp), -1 if none
   int launcher_ppid = 0;  // parent at start-up; a change means the launcher died
   bool multi_node = false;
 

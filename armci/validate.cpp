@@ -60,4 +60,10 @@ void check_giov(const char* call, const armci_giov_t* darr, int len) {
   }
 }
 
+void check_thread_level(const char* call, int level) {
+  if (level < ARMCI_THREAD_SINGLE || level > ARMCI_THREAD_MULTIPLE)
+    bad_arg(call, "thread level %d is not one of MPI_THREAD_SINGLE (%d) .. MPI_THREAD_MULTIPLE (%d)",
+            level, ARMCI_THREAD_SINGLE, ARMCI_THREAD_MULTIPLE);
+}
+
 }  // namespace armci

@@ -53,5 +53,7 @@ void check_acc(const char* call, int optype, const void* scale, long bytes);
 void check_strided(const char* call, int levels, const int* count, const int* src_stride,
                    const int* dst_stride);
 void check_giov(const char* call, const armci_giov_t* darr, int len);
+// ARMCI_THREAD_SINGLE..MULTIPLE (the MPI_THREAD_* values).
+void check_thread_level(const char* call, int level);
 
 }  // namespace armci

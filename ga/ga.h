@@ -14,6 +14,10 @@
 #ifndef ARMCI_OFI_GA_H
 #define ARMCI_OFI_GA_H
 
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -152,6 +156,10 @@ void GA_Merge_mirrored_stats(int g_a, long *moved, long *full);
 
 #ifdef __cplusplus
 }
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
 #endif
 
 #endif /* ARMCI_OFI_GA_H */

@@ -268,6 +268,9 @@ TEST_F(Groups, Domains) {
     }
   }
   EXPECT_EQ(total, P);
+  // -1 is this process's own domain (GA's tests call ga_cluster_nprocs(-1)).
+  EXPECT_EQ(armci_domain_nprocs(ARMCI_DOMAIN_SMP, -1), armci_domain_nprocs(ARMCI_DOMAIN_SMP, mine));
+  EXPECT_EQ(armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, -1, 0), armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, mine, 0));
   EXPECT_TRUE(mp::same(seen, std::vector<int>(static_cast<std::size_t>(P), 1), "each process in one domain"));
   for (int p = 0; p < P; ++p) {
     const int same = armci_domain_id(ARMCI_DOMAIN_SMP, p) == mine;

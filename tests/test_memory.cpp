@@ -2,6 +2,8 @@
 // block back (by Get, and by direct loads where ARMCI_Same_node allows),
 // malloc/free cycles that must not grow the heap, Malloc_local, the memdev
 // and group variants, ARMCI_Set_shm_limit, Uses_shm and start-up calls.
+#include <sys/resource.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -170,6 +172,58 @@ TEST_F(Memory, MallocLocal) {
     EXPECT_TRUE(mp::same(bufs.back() + 1000, bufs.back(), 1000, "round trip through local memory"));
   }
   for (auto* b : bufs) EXPECT_EQ(ARMCI_Free_local(b), 0);
+}
+
+namespace {
+long minor_faults() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_minflt;
+}
+}  // namespace
+
+// GA asks for large scratch on every GA_Dgemm and frees it at the end: the
+// second and later requests of a size reuse the block, pages and all.
+TEST_F(Memory, MallocLocalReusesBlocksWithoutNewPageFaults) {
+  const std::size_t n = 24u << 20;
+  auto* first = static_cast<unsigned char*>(ARMCI_Malloc_local(static_cast<armci_size_t>(n)));
+  ASSERT_NE(first, nullptr);
+  std::memset(first, 1, n);  // every page present from now on
+  ASSERT_EQ(ARMCI_Free_local(first), 0);
+  const long hits0 = mp::ofi_stat("local_pool_hits");
+  const long faults0 = minor_faults();
+  for (int k = 0; k < 20; ++k) {
+    auto* b = static_cast<unsigned char*>(ARMCI_Malloc_local(static_cast<armci_size_t>(n - 4096 * k)));
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b, first) << "a block of the same size class was carved anew";
+    for (std::size_t i = 0; i + 4096 * k < n; i += 4096) b[i] = static_cast<unsigned char>(k);
+    ASSERT_EQ(ARMCI_Free_local(b), 0);
+  }
+  const long faults = minor_faults() - faults0;
+  EXPECT_EQ(mp::ofi_stat("local_pool_hits") - hits0, 20);
+  // Touching 6144 pages 20 times: with fresh pages that is 100k+ faults.
+  EXPECT_LT(faults, 200) << "reused blocks faulted their pages in again";
+  // Small scratch comes from slabs and is reused the same way.
+  void* s1 = ARMCI_Malloc_local(3000);
+  ASSERT_EQ(ARMCI_Free_local(s1), 0);
+  void* s2 = ARMCI_Malloc_local(2900);
+  EXPECT_EQ(s1, s2);
+  ASSERT_EQ(ARMCI_Free_local(s2), 0);
+}
+
+// Idle blocks beyond ARMCI_LOCAL_CACHE (default 256 MiB) go back to the node.
+TEST_F(Memory, MallocLocalCacheIsBounded) {
+  std::vector<void*> held;
+  for (int k = 0; k < 8; ++k) {  // 8 distinct size classes of 40-54 MiB: 376 MiB
+    void* b = ARMCI_Malloc_local(static_cast<armci_size_t>((40u << 20) + k * (2u << 20)));
+    ASSERT_NE(b, nullptr);
+    held.push_back(b);
+  }
+  const long returned0 = mp::ofi_stat("local_pool_returned");
+  for (void* b : held) ASSERT_EQ(ARMCI_Free_local(b), 0);
+  EXPECT_LE(mp::ofi_stat("local_pool_cached_bytes"), 256L << 20);
+  EXPECT_GT(mp::ofi_stat("local_pool_returned") - returned0, 0);
+  EXPECT_EQ(mp::ofi_stat("local_blocks_live"), 0);
 }
 
 TEST_F(Memory, MemdevAndGroupVariants) {

@@ -282,7 +282,7 @@ TEST_F(Strided, ReadWriteStrided) {
       std::memcpy(&bwant[k], region + d, static_cast<std::size_t>(s.count[0]));
       k += static_cast<std::size_t>(s.count[0]);
     });
-    EXPECT_EQ(armci_read_strided(region, levels, s.ds, s.count, reinterpret_cast<char*>(buf.data())), 0);
+    armci_read_strided(region, levels, s.ds, s.count, reinterpret_cast<char*>(buf.data()));
     EXPECT_TRUE(mp::same(buf, bwant, "armci_read_strided")) << "levels " << levels;
     for (auto& b : buf) b = static_cast<unsigned char>(g());
     std::vector<unsigned char> rwant(region, region + ext);
@@ -291,7 +291,7 @@ TEST_F(Strided, ReadWriteStrided) {
       std::memcpy(&rwant[d], &buf[k], static_cast<std::size_t>(s.count[0]));
       k += static_cast<std::size_t>(s.count[0]);
     });
-    EXPECT_EQ(armci_write_strided(region, levels, s.ds, s.count, reinterpret_cast<char*>(buf.data())), 0);
+    armci_write_strided(region, levels, s.ds, s.count, reinterpret_cast<char*>(buf.data()));
     EXPECT_TRUE(mp::same(region, rwant.data(), ext, "armci_write_strided")) << "levels " << levels;
   }
 }

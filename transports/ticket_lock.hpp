@@ -18,6 +18,19 @@ struct TicketLock {
 
 inline uint32_t ticket_take(TicketLock& l) { return l.next.fetch_add(1, std::memory_order_seq_cst); }
 
+// Takes the lock only if nobody holds or waits for it.  Free means
+// next == serving; taking ticket `s` succeeds only while next is still `s`,
+// and then serving is `s` too (it never passes next), so the caller holds it.
+inline bool ticket_try(TicketLock& l) {
+  for (;;) {
+    uint32_t s = l.serving.load(std::memory_order_acquire);
+    uint32_t expect = s;
+    if (l.next.compare_exchange_strong(expect, s + 1, std::memory_order_seq_cst)) return true;
+    // Busy, unless serving moved on while we looked: then look again.
+    if (l.serving.load(std::memory_order_acquire) == s) return false;
+  }
+}
+
 inline void ticket_release(TicketLock& l) {
   l.serving.fetch_add(1, std::memory_order_seq_cst);
   futex_wake(&l.serving);

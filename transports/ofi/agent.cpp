@@ -248,6 +248,13 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len) {
       check_waiters();
       return;
     }
+    case AmOp::TryLock:
+      if (!in_heap(h.arg0, sizeof(TicketLock))) {
+        r.status = EFAULT;
+        break;
+      }
+      r.value = ticket_try(*reinterpret_cast<TicketLock*>(h.arg0)) ? 1 : 0;
+      break;
     case AmOp::Unlock:
       if (!in_heap(h.arg0, sizeof(TicketLock))) {
         r.status = EFAULT;

@@ -54,6 +54,7 @@ enum class AmOp : uint16_t {
   Lock,        // arg0 = ticket lock address; reply when granted
   Unlock,      // arg0 = ticket lock address
   SegQuery,    // arg0 = address; reply a/b/c = segment off/size/key, value = index
+  TryLock,     // arg0 = ticket lock address; reply value = 1 if taken, 0 if busy
   Reply = 100,
 };
 

@@ -248,6 +248,16 @@ void Ofi::lock(int node, uintptr_t lock_addr) {
   m.free_token(t);
 }
 
+bool Ofi::trylock(int node, uintptr_t lock_addr) {
+  OfiImpl& m = *impl_;
+  m.order(node, OpClass::Am);
+  uint32_t t = m.control_am(node, AmOp::TryLock, 0, lock_addr, 0, "ARMCIX_Trylock_hdl");
+  m.wait_reply(t, "the answer of a mutex on another node");
+  const bool taken = m.pending[t].reply.value != 0;
+  m.free_token(t);
+  return taken;
+}
+
 void Ofi::unlock(int node, uintptr_t lock_addr) {
   OfiImpl& m = *impl_;
   // What was written under the lock is in place before the next holder runs.

@@ -75,6 +75,7 @@ class Ofi {
   bool native_rmw(int op) const;
   void signal(int node, const Signal& s);
   void lock(int node, uintptr_t lock_addr);
+  bool trylock(int node, uintptr_t lock_addr);  // true: taken
   void unlock(int node, uintptr_t lock_addr);
 
   void fence(int node);

@@ -1,0 +1,249 @@
+#!/bin/bash
+# Real Global Arrays on our install, as a user builds it: GA 5.9.2's pristine
+# release source (autoreconf -fi replaces its autogen.sh), configured
+#   CC=mpicc ./configure --with-armci=PREFIX [--disable-f77]
+# against armci-ofi freshly installed from BUILDDIR, with no edit to GA.  Then
+# GA's own test programs (its TESTS, its threaded tests and every program of
+# global/testing) run under our launcher on one node and on 2 virtual nodes:
+# one PASS/FAIL/XFAIL line per program and placement.  Built twice: C only,
+# and with Fortran where gfortran and MPI's Fortran wrapper exist (the
+# Fortran programs then run too).
+#
+#   tests/ga_check.sh BUILDDIR SRCDIR
+#
+# What runs: GA's TESTS and threaded tests, plus every other program of
+# global/testing except random.x, which GA's own Makefile.am leaves out of
+# its harness ("takes too long": its 90 minutes are its own arithmetic).
+# pgtestmatmult.x and pg2testmatmult.x need exactly 8 processes and get them.
+# GA's own XFAIL_TESTS (ma/testf.x ends in a deliberate MA hard failure) are
+# expected failures here too.
+#
+# The default leaves out two programs of GA's TESTS that fit no CI budget on
+# 2 cores, each printed as a SKIP line with the reason (ARMCI_GA_FULL=1 runs
+# them): cache_test.x (15-20 min per placement, a naive triple loop over
+# 2048x2048 blocks in the test itself; less than 3% of its time is spent in
+# ARMCI calls) and sprs_test.x (about 5 min per placement, likewise the test's
+# own work).  See README "Using armci-ofi under Global Arrays and NWChem".
+#
+# Environment: ARMCI_GA_TARBALL (default SRCDIR/../shared/ext/ga-5.9.2.tar.gz),
+# ARMCI_GA_NP (processes per run, 4), ARMCI_GA_TIMEOUT (seconds per run, 900),
+# ARMCI_GA_VARIANTS ("c f77"), ARMCI_GA_MODES ("1 2": virtual nodes),
+# ARMCI_GA_FULL (1: also the long programs above),
+# ARMCI_GA_ONLY / ARMCI_GA_SKIP (grep -E patterns narrowing the programs).
+set -u
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+tarball=${ARMCI_GA_TARBALL:-$src/../shared/ext/ga-5.9.2.tar.gz}
+np=${ARMCI_GA_NP:-4}
+limit=${ARMCI_GA_TIMEOUT:-900}
+full=${ARMCI_GA_FULL:-0}
+variants=${ARMCI_GA_VARIANTS:-c f77}
+modes=${ARMCI_GA_MODES:-1 2}
+only=${ARMCI_GA_ONLY:-.}
+skip_re=${ARMCI_GA_SKIP:-^$}
+work=$build/ga-check
+jobs=$(nproc 2>/dev/null || echo 2)
+export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-lo}
+
+passed=0 failed=0 skipped=0 xfailed=0
+fail() { echo "FAIL ga: $*"; failed=$((failed + 1)); }
+skip() { echo "SKIP ga: $*"; skipped=$((skipped + 1)); }
+report() { echo "RESULT passed=$passed failed=$failed skipped=$skipped xfailed=$xfailed"; }
+
+if [ ! -f "$tarball" ]; then
+  skip "GA 5.9.2 release source not found at $tarball (set ARMCI_GA_TARBALL)"
+  report
+  exit 0
+fi
+mkdir -p "$work"
+
+# Programs GA's own harness would run but that cannot pass here yet, with
+# the reason.  An expected failure that passes is reported as XPASS.
+ga_xfail=" "
+expected_failure() {
+  case "$1" in
+    */thread_perf_contig.x|*/thread_perf_strided.x|*/threadsafec.x)
+      echo "calls from several threads at once (MPI_THREAD_MULTIPLE) are not safe in this version (issue 10)"
+      return ;;
+  esac
+  if [[ "$ga_xfail" == *" $1 "* ]]; then
+    echo "GA's own harness lists it in XFAIL_TESTS"
+  fi
+}
+# Programs the default run leaves out, with the reason.
+long_program() {
+  [ "$full" = 1 ] && return 1
+  case "$1" in
+    */cache_test.x) echo "15-20 min per placement on 2 cores: the test's own naive triple loop over 2048x2048 blocks (ARMCI_GA_FULL=1 runs it)" ;;
+    */sprs_test.x) echo "about 5 min per placement on 2 cores, the test's own work (ARMCI_GA_FULL=1 runs it)" ;;
+    *) return 1 ;;
+  esac
+}
+# Processes a program needs (GA's harness comments these out for it).
+nprocs_of() {
+  case "$1" in
+    */pgtestmatmult.x|*/pg2testmatmult.x) echo 8 ;;
+    *) echo "$np" ;;
+  esac
+}
+
+# 1. Install armci-ofi from the build tree into a staging root.
+prefix=$(sed -n 's/^prefix = //p' "$build/Makefile")
+stage=$work/stage
+rm -rf "$stage"
+if ! make -C "$build" install DESTDIR="$stage" >"$work/install.log" 2>&1; then
+  fail "make install of armci-ofi failed (log $work/install.log)"
+  tail -5 "$work/install.log" | sed 's/^/    /'
+  report
+  exit 1
+fi
+inst=$stage$prefix
+export LD_LIBRARY_PATH=$inst/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# What GA compiles against: rebuilding GA is needed only when it changed.
+fingerprint=$( (md5sum "$tarball"; cd "$inst/include" && find . -type f | sort | xargs md5sum) | md5sum | cut -d' ' -f1)
+
+# 2. GA's source, unpacked and bootstrapped once per tarball.
+gasrc=$work/ga-5.9.2
+if [ ! -f "$gasrc/.bootstrapped" ] || [ "$(cat "$gasrc/.bootstrapped")" != "$(md5sum <"$tarball")" ]; then
+  rm -rf "$gasrc"
+  tar -xzf "$tarball" -C "$work" || { fail "cannot unpack $tarball"; report; exit 1; }
+  if ! (cd "$gasrc" && autoreconf -fi) >"$work/autoreconf.log" 2>&1; then
+    fail "autoreconf -fi of GA failed (log $work/autoreconf.log)"
+    report
+    exit 1
+  fi
+  md5sum <"$tarball" >"$gasrc/.bootstrapped"
+fi
+
+# 3. Configure and build GA and its test programs for each variant.
+have_fortran() { command -v gfortran >/dev/null 2>&1 && command -v mpif77 >/dev/null 2>&1; }
+built_variants=
+for v in $variants; do
+  case $v in
+    c) flags="--disable-f77" ;;
+    f77)
+      if ! have_fortran; then
+        skip "Fortran variant (gfortran or mpif77 missing)"
+        continue
+      fi
+      flags="" ;;
+    *) fail "unknown variant $v"; continue ;;
+  esac
+  bdir=$work/build-$v
+  if [ -f "$bdir/.fingerprint" ] && [ "$(cat "$bdir/.fingerprint")" = "$fingerprint" ]; then
+    built_variants="$built_variants $v"
+    continue
+  fi
+  rm -rf "$bdir"
+  mkdir -p "$bdir"
+  t0=$(date +%s)
+  # shellcheck disable=SC2086
+  if ! (cd "$bdir" && CC=mpicc "$gasrc/configure" --with-armci="$inst" $flags) >"$bdir/configure.log" 2>&1; then
+    fail "configure --with-armci ($v) failed (log $bdir/configure.log)"
+    tail -5 "$bdir/configure.log" | sed 's/^/    /'
+    continue
+  fi
+  if ! make -C "$bdir" -j"$jobs" >"$bdir/make.log" 2>&1; then
+    fail "build of GA ($v) against armci-ofi failed (log $bdir/make.log)"
+    grep -E 'error|Error' "$bdir/make.log" | head -10 | sed 's/^/    /'
+    continue
+  fi
+  if ! make -C "$bdir" -j"$jobs" checkprogs >"$bdir/checkprogs.log" 2>&1; then
+    fail "GA's test programs ($v) do not build (log $bdir/checkprogs.log)"
+    grep -E 'error|Error' "$bdir/checkprogs.log" | head -10 | sed 's/^/    /'
+    continue
+  fi
+  echo "PASS ga: GA 5.9.2 ($v: $([ -n "$flags" ] && echo "$flags" || echo "Fortran on")) configures --with-armci and builds, with its test programs, in $(( $(date +%s) - t0 ))s"
+  passed=$((passed + 1))
+  echo "$fingerprint" >"$bdir/.fingerprint"
+  built_variants="$built_variants $v"
+done
+
+# GA's lists, read from its generated Makefile.
+ga_list() {  # bdir variable...
+  local bdir=$1; shift
+  local v
+  for v in "$@"; do
+    make -s -C "$bdir" -f Makefile -f - "print-$v" <<'EOF' 2>/dev/null
+print-%:
+	@echo $($*)
+EOF
+  done | tr ' ' '\n' | grep -v '^$'
+}
+programs() {  # bdir: tests GA's harness runs, its threaded tests, all of global/testing
+  { ga_list "$1" TESTS GLOBAL_THREADED_TESTS; ga_list "$1" check_PROGRAMS | grep '^global/testing/'; } |
+    grep -vx 'global/testing/random.x' | sort -u
+}
+serial_tests() { ga_list "$1" SERIAL_TESTS | sort -u; }
+
+run_one() {  # bdir prog label launcher-args...
+  local bdir=$1 prog=$2 label=$3; shift 3
+  local log reason rc t0 secs n
+  n=$(nprocs_of "$prog")
+  log=$bdir/$(echo "$prog.$label" | tr '/ =' '___').log
+  reason=$(expected_failure "$prog")
+  t0=$(date +%s%N)
+  (cd "$bdir" && env "$@" timeout -k 10 "$limit" "$inst/bin/armcirun" -n "$n" "./$prog") >"$log" 2>&1 </dev/null
+  rc=$?
+  secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN{printf "%.1f", (b-a)/1e9}')
+  [ $rc -eq 124 ] && echo "(timed out after ${limit}s)" >>"$log"
+  if [ $rc -eq 0 ]; then
+    if [ -n "$reason" ]; then
+      echo "PASS ga ${prog##*/} ($label) ${secs}s: XPASS, listed as expected to fail: $reason"
+    else
+      echo "PASS ga ${prog##*/} ($label) ${secs}s"
+    fi
+    passed=$((passed + 1))
+  elif [ -n "$reason" ]; then
+    echo "XFAIL ga ${prog##*/} ($label): exit $rc, expected: $reason"
+    xfailed=$((xfailed + 1))
+  else
+    echo "FAIL ga ${prog##*/} ($label): exit $rc after ${secs}s, log $log"
+    grep -v '^\s*$' "$log" | grep -iE 'error|fail|abort|timed out|signal' | head -6 | sed 's/^/    /'
+    failed=$((failed + 1))
+  fi
+}
+
+c_programs=
+for v in $built_variants; do
+  bdir=$work/build-$v
+  list=$(programs "$bdir" | grep -E "$only" | grep -vE "$skip_re")
+  serial=" $(serial_tests "$bdir" | tr '\n' ' ') "
+  # The Fortran build also holds the C programs: run only what it adds.
+  if [ "$v" = f77 ] && [ -n "$c_programs" ]; then
+    list=$(echo "$list" | grep -vxF -f <(echo "$c_programs"))
+  fi
+  [ "$v" = c ] && c_programs=$list
+  ga_xfail=" $(ga_list "$bdir" XFAIL_TESTS | tr '\n' ' ') "
+  for prog in $list; do
+    if why=$(long_program "$prog"); then
+      skip "${prog##*/}: left out of the default run: $why"
+      continue
+    fi
+    if [ ! -x "$bdir/$prog" ]; then
+      fail "${prog##*/} ($v): not built"
+      continue
+    fi
+    if [[ "$serial" == *" $prog "* ]]; then
+      # GA's harness runs its serial tests without a launcher.
+      log=$bdir/$(echo "$prog" | tr '/' '_').log
+      reason=$(expected_failure "$prog")
+      if (cd "$bdir" && timeout -k 10 "$limit" "./$prog") >"$log" 2>&1 </dev/null; then
+        echo "PASS ga ${prog##*/} (serial)${reason:+: XPASS, listed as expected to fail: $reason}"
+        passed=$((passed + 1))
+      elif [ -n "$reason" ]; then
+        echo "XFAIL ga ${prog##*/} (serial): expected: $reason"
+        xfailed=$((xfailed + 1))
+      else
+        fail "${prog##*/} (serial), log $log"
+      fi
+      continue
+    fi
+    for vn in $modes; do
+      n=$(nprocs_of "$prog")
+      if [ "$vn" = 1 ]; then label="np=$n one node"; else label="np=$n vnodes=$vn"; fi
+      run_one "$bdir" "$prog" "$label" ARMCI_VNODES="$vn"
+    done
+  done
+done
+report
