@@ -259,7 +259,12 @@ std::string Stats::text() const {
                 (unsigned long long)remote_bytes, (unsigned long long)am_sent,
                 (unsigned long long)eagain_retries, (unsigned long long)seg_queries,
                 (unsigned long long)mallocs);
-  return buf;
+  std::string t = buf;
+  static const char* const kKind[kAmKinds] = {"",       "acc",    "put_pieces", "get_pieces", "rmw",
+                                             "signal", "lock",   "unlock",     "seg_query",  "trylock"};
+  for (int k = 1; k < kAmKinds; ++k)
+    if (am_by_op[k]) t += " am_" + std::string(kKind[k]) + "=" + std::to_string(am_by_op[k]);
+  return t;
 }
 
 }  // namespace armci

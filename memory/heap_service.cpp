@@ -168,6 +168,8 @@ void HeapService::commit_reservation() {
   CtlMsg r;
   if (!grow(std::max<std::size_t>(cfg_.prefix_bytes, 1), r))
     fatal("ARMCI_Init", "cannot create the first heap segment: %s", r.text);
+  // No process is attached yet: the agent owns the allocator now.
+  HeapAllocator(*ctl_).add_segment(ctl_->seg[r.a].off, r.b);
   if (cfg_.prefix_bytes) {
     HeapAllocator alloc(*ctl_);
     auto off = alloc.allocate(round_up(cfg_.prefix_bytes, kPage), kPage);
@@ -216,7 +218,6 @@ bool HeapService::grow(uint64_t min_bytes, CtlMsg& r) {
   segs_.push_back(std::move(f));
   ctl_->heap_bytes.store(used + size);
   ctl_->nsegments.store(idx + 1, std::memory_order_release);
-  HeapAllocator(*ctl_).add_segment(used, size);
   verbose(2, "node heap: segment %u of %s at %p", idx, format_bytes(size).c_str(),
           reinterpret_cast<void*>(resv_.base() + used));
   r.a = idx;

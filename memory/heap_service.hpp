@@ -61,6 +61,9 @@ class HeapService {
   void handle(Peer& p, const CtlMsg& m);
   void propose();
   void commit_reservation();
+  // A new segment, published in the control block; reply a = its index,
+  // b = its size.  Its free range is added to the allocator by whoever holds
+  // alloc_lock (the requester), never by the agent under someone else's lock.
   bool grow(uint64_t min_bytes, CtlMsg& reply);
 
   EventLoop& loop_;

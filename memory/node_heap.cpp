@@ -210,6 +210,13 @@ NodeAllocation NodeHeap::allocate(uint64_t len, uint64_t align, const char* call
       out.error = out_of_memory_text(len, r.text);
       return out;
     }
+    // The new segment is ours to hand to the allocator: we hold alloc_lock.
+    const uint32_t idx = static_cast<uint32_t>(r.a);
+    if (ctl_->nsegments.load(std::memory_order_acquire) <= idx) {
+      out.error = out_of_memory_text(len, "the node agent's new segment is not published");
+      return out;
+    }
+    a.add_segment(ctl_->seg[idx].off, r.b);
     off = a.allocate(len, align);
     if (!off) {
       out.error = out_of_memory_text(len, "no free block fits after growing");
