@@ -41,8 +41,7 @@ int MutexSet::destroy(Runtime& rt, const char* call) {
   return rc;
 }
 
-TicketLock* MutexSet::address(Runtime& rt, int mutex, int proc, const char* call) {
-  (void)rt;
+TicketLock* MutexSet::address(int mutex, int proc, const char* call) {
   if (!exists_) bad_arg(call, "no mutexes exist (call ARMCI_Create_mutexes first)");
   if (proc < 0 || proc >= team_.size())
     bad_arg(call, "process %d is out of range (0..%d)", proc, team_.size() - 1);
@@ -53,7 +52,7 @@ TicketLock* MutexSet::address(Runtime& rt, int mutex, int proc, const char* call
 }
 
 void MutexSet::lock(Runtime& rt, int mutex, int proc, const char* call) {
-  TicketLock* l = address(rt, mutex, proc, call);
+  TicketLock* l = address(mutex, proc, call);
   const int w = world_of(proc);
   if (!rt.topo.same_node(w)) {
     rt.ofi->lock(rt.topo.node_of[static_cast<std::size_t>(w)], reinterpret_cast<uintptr_t>(l));
@@ -65,7 +64,7 @@ void MutexSet::lock(Runtime& rt, int mutex, int proc, const char* call) {
 }
 
 bool MutexSet::trylock(Runtime& rt, int mutex, int proc, const char* call) {
-  TicketLock* l = address(rt, mutex, proc, call);
+  TicketLock* l = address(mutex, proc, call);
   const int w = world_of(proc);
   if (!rt.topo.same_node(w))
     return rt.ofi->trylock(rt.topo.node_of[static_cast<std::size_t>(w)], reinterpret_cast<uintptr_t>(l));
@@ -73,7 +72,7 @@ bool MutexSet::trylock(Runtime& rt, int mutex, int proc, const char* call) {
 }
 
 void MutexSet::unlock(Runtime& rt, int mutex, int proc, const char* call) {
-  TicketLock* l = address(rt, mutex, proc, call);
+  TicketLock* l = address(mutex, proc, call);
   const int w = world_of(proc);
   if (!rt.topo.same_node(w)) {
     // Data written under the lock must be in place before the next holder.

@@ -29,7 +29,7 @@ class MutexSet {
   bool exist() const { return exists_; }
 
  private:
-  TicketLock* address(Runtime& rt, int mutex, int proc, const char* call);
+  TicketLock* address(int mutex, int proc, const char* call);
   int world_of(int proc) const { return team_.world(proc); }
   Team team_;
   std::vector<void*> tables_;  // by team rank

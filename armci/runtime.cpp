@@ -260,10 +260,8 @@ std::string Stats::text() const {
                 (unsigned long long)eagain_retries, (unsigned long long)seg_queries,
                 (unsigned long long)mallocs);
   std::string t = buf;
-  static const char* const kKind[kAmKinds] = {"",       "acc",    "put_pieces", "get_pieces", "rmw",
-                                             "signal", "lock",   "unlock",     "seg_query",  "trylock"};
-  for (int k = 1; k < kAmKinds; ++k)
-    if (am_by_op[k]) t += " am_" + std::string(kKind[k]) + "=" + std::to_string(am_by_op[k]);
+  for (int k = 1; k < transport::ofi::kAmRequestKinds; ++k)
+    if (am_by_op[k]) t += " am_" + std::string(transport::ofi::am_op_name(k)) + "=" + std::to_string(am_by_op[k]);
   return t;
 }
 

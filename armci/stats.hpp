@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "transports/ofi/am_protocol.hpp"
+
 namespace armci {
 
 struct Stats {
@@ -11,9 +13,7 @@ struct Stats {
   uint64_t remote_ops = 0;    // operations sent through libfabric
   uint64_t remote_bytes = 0;  // payload moved through libfabric, either direction
   uint64_t am_sent = 0;       // active messages to node agents
-  // by kind (transports/ofi/am_protocol.hpp AmOp), to see which calls cost them
-  static constexpr int kAmKinds = 10;
-  uint64_t am_by_op[kAmKinds] = {};
+  uint64_t am_by_op[transport::ofi::kAmRequestKinds] = {};  // by AmOp: which calls cost them
   uint64_t eagain_retries = 0;
   uint64_t seg_queries = 0;   // lazy segment look-ups
   uint64_t mallocs = 0;

@@ -57,6 +57,13 @@ enum class AmOp : uint16_t {
   TryLock,     // arg0 = ticket lock address; reply value = 1 if taken, 0 if busy
   Reply = 100,
 };
+// Requests are 1..kAmRequestKinds-1 (ARMCI_STATS counts them by kind).
+constexpr int kAmRequestKinds = static_cast<int>(AmOp::TryLock) + 1;
+inline const char* am_op_name(int op) {
+  static const char* const kNames[kAmRequestKinds] = {"?",      "acc",  "put_pieces", "get_pieces", "rmw",
+                                                      "signal", "lock", "unlock",     "seg_query",  "trylock"};
+  return op > 0 && op < kAmRequestKinds ? kNames[op] : "?";
+}
 
 struct AmHeader {
   uint16_t op;

@@ -38,7 +38,7 @@ uint32_t OfiImpl::new_pending(int node, AmOp op) {
   ++s.ams;
   ++ams_total;
   ++rt.stats.am_sent;
-  if (static_cast<int>(op) < Stats::kAmKinds) ++rt.stats.am_by_op[static_cast<int>(op)];
+  if (static_cast<int>(op) < ofi::kAmRequestKinds) ++rt.stats.am_by_op[static_cast<int>(op)];
   return t;
 }
 
