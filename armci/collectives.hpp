@@ -1,5 +1,6 @@
 // Collectives over a team, on top of the mailbox.  Trees are binomial and
-// rooted anywhere; allreduce is reduce-then-broadcast so every member ends
+// two-level (inside each node, then among one leader per node), rooted
+// anywhere; allreduce is reduce-then-broadcast so every member ends
 // with bit-identical results.
 #pragma once
 #include <cstddef>

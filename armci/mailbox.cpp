@@ -12,6 +12,7 @@ namespace armci {
 
 namespace {
 constexpr std::size_t kLine = 64;
+constexpr uint32_t kRing = 2;  // slots per sender: pieces in flight before a credit is needed
 constexpr std::size_t kPieceHdr = 32;  // at slot + 32; data at slot + 64
 constexpr std::size_t kRemotePieceMax = transport::ofi::kSignalPayloadMax - kPieceHdr;
 std::size_t up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
@@ -20,7 +21,7 @@ struct PieceHeader {
   uint32_t ctx;
   int32_t tag;
   uint32_t len;
-  uint32_t pad;
+  uint32_t credit;  // pieces of the receiver's own stream to me that the sender consumed
   uint64_t total;
   uint64_t offset;
 };
@@ -36,8 +37,8 @@ Layout layout(int nprocs, std::size_t slot_bytes) {
   l.ack = up(l.pending + 8 * ((p + 63) / 64), kLine);
   l.notice = up(l.ack + 4 * p, kLine);
   l.slots = up(l.notice + 4 * p, kLine);
-  l.stride = up(64 + slot_bytes, kLine);
-  l.bytes = up(l.slots + p * l.stride, 4096);
+  l.stride = up(64 + slot_bytes / kRing, kLine);
+  l.bytes = up(l.slots + p * kRing * l.stride, 4096);
   return l;
 }
 }  // namespace
@@ -50,7 +51,7 @@ void Mailbox::init(Runtime& rt, std::size_t slot_bytes) {
   rt_ = &rt;
   nprocs_ = rt.nprocs();
   me_ = rt.me();
-  slot_bytes_ = slot_bytes;
+  slot_bytes_ = slot_bytes / kRing;
   Layout l = layout(nprocs_, slot_bytes);
   area_bytes_ = l.bytes;
   off_pending_ = l.pending;
@@ -61,8 +62,9 @@ void Mailbox::init(Runtime& rt, std::size_t slot_bytes) {
   my_area_ = area_of(me_);
   sent_seq_.assign(static_cast<std::size_t>(nprocs_), 0);
   recv_seq_.assign(static_cast<std::size_t>(nprocs_), 0);
+  owed_.assign(static_cast<std::size_t>(nprocs_), 0);
   assembling_.assign(static_cast<std::size_t>(nprocs_), Assembly{});
-  staging_.resize(kPieceHdr + slot_bytes);
+  staging_.resize(kPieceHdr + slot_bytes_);
   notify_sent_.assign(static_cast<std::size_t>(nprocs_), 0);
   notify_waited_.assign(static_cast<std::size_t>(nprocs_), 0);
 }
@@ -71,6 +73,10 @@ uintptr_t Mailbox::area_of(int proc) const {
   const auto& t = rt_->topo;
   return rt_->node_heap_base[static_cast<std::size_t>(t.node_of[static_cast<std::size_t>(proc)])] +
          static_cast<std::size_t>(t.local_index[static_cast<std::size_t>(proc)]) * area_bytes_;
+}
+
+uintptr_t Mailbox::slot_of(uintptr_t area, int sender, uint32_t seq) const {
+  return area + off_slots_ + (static_cast<std::size_t>(sender) * kRing + seq % kRing) * slot_stride_;
 }
 
 Doorbell& Mailbox::my_bell() { return *reinterpret_cast<Doorbell*>(my_area_); }
@@ -91,8 +97,7 @@ void Mailbox::send(uint32_t ctx, int tag, int to, const void* buf, std::size_t l
     return;
   }
   const uintptr_t area = area_of(to);
-  const uintptr_t slot = area + off_slots_ + static_cast<std::size_t>(me_) * slot_stride_;
-  auto* acked = reinterpret_cast<std::atomic<uint32_t>*>(my_area_ + off_ack_ + 4 * static_cast<std::size_t>(to));
+  auto* credits = reinterpret_cast<std::atomic<uint32_t>*>(my_area_ + off_ack_ + 4 * static_cast<std::size_t>(to));
   const bool local = route::local(to);
   // Pieces to another node ride in one active message each.
   const std::size_t piece = local ? slot_bytes_ : std::min(slot_bytes_, kRemotePieceMax);
@@ -100,15 +105,19 @@ void Mailbox::send(uint32_t ctx, int tag, int to, const void* buf, std::size_t l
   do {
     const std::size_t n = std::min(piece, len - off);
     uint32_t& seq = sent_seq_[static_cast<std::size_t>(to)];
-    // The slot is free once the receiver acknowledged the previous piece;
-    // meanwhile keep draining my own inbox so two senders cannot deadlock.
+    // A slot is free once the receiver credited the piece before it in the
+    // ring; meanwhile keep draining my own inbox (credits arrive there too,
+    // and two senders cannot deadlock).
     my_bell().wait(
         [&] {
           drain();
-          return acked->load(std::memory_order_acquire) == seq;
+          return seq - credits->load(std::memory_order_acquire) < kRing;
         },
-        "armci_msg_snd", "a receiver to take the previous message piece");
-    PieceHeader h{ctx, tag, static_cast<uint32_t>(n), 0, len, off};
+        "armci_msg_snd", "a receiver to take the previous message pieces");
+    const uintptr_t slot = slot_of(area, me_, seq);
+    uint32_t& owed = owed_[static_cast<std::size_t>(to)];
+    PieceHeader h{ctx, tag, static_cast<uint32_t>(n), owed, len, off};
+    owed = 0;
     transport::Signal s;
     s.flag_op = transport::FlagOp::Store;
     s.flag = slot;
@@ -134,35 +143,44 @@ void Mailbox::send(uint32_t ctx, int tag, int to, const void* buf, std::size_t l
 }
 
 void Mailbox::consume(int sender) {
-  const uintptr_t slot = my_area_ + off_slots_ + static_cast<std::size_t>(sender) * slot_stride_;
-  auto* seqw = reinterpret_cast<std::atomic<uint32_t>*>(slot);
-  uint32_t seq = seqw->load(std::memory_order_acquire);
-  uint32_t& seen = recv_seq_[static_cast<std::size_t>(sender)];
-  if (seq == seen) return;
-  PieceHeader h;
-  std::memcpy(&h, reinterpret_cast<const void*>(slot + kPieceHdr), sizeof h);
-  Assembly& a = assembling_[static_cast<std::size_t>(sender)];
-  if (h.offset == 0) {
-    a.active = true;
-    a.ctx = h.ctx;
-    a.tag = h.tag;
-    a.got = 0;
-    a.data.resize(h.total);
-  }
-  if (h.len) std::memcpy(a.data.data() + h.offset, reinterpret_cast<const void*>(slot + 64), h.len);
-  a.got += h.len;
-  seen = seq;
-  // Acknowledge: the sender may refill the slot.
-  transport::Signal ack;
-  ack.flag_op = transport::FlagOp::Store;
-  ack.flag = area_of(sender) + off_ack_ + 4 * static_cast<std::size_t>(me_);
-  ack.flag_val = seq;
-  ack.bell = area_of(sender);
-  if (route::local(sender)) transport::apply_signal(ack);
-  else route::signal(sender, ack);
-  if (a.got == a.data.size()) {
-    arrived_.push_back(Message{sender, a.ctx, a.tag, std::move(a.data)});
-    a = Assembly{};
+  const auto si = static_cast<std::size_t>(sender);
+  uint32_t& seen = recv_seq_[si];
+  for (;;) {
+    const uintptr_t slot = slot_of(my_area_, sender, seen);
+    auto* seqw = reinterpret_cast<std::atomic<uint32_t>*>(slot);
+    if (seqw->load(std::memory_order_acquire) != seen + 1) return;
+    PieceHeader h;
+    std::memcpy(&h, reinterpret_cast<const void*>(slot + kPieceHdr), sizeof h);
+    if (h.credit)
+      reinterpret_cast<std::atomic<uint32_t>*>(my_area_ + off_ack_ + 4 * si)
+          ->fetch_add(h.credit, std::memory_order_acq_rel);
+    Assembly& a = assembling_[si];
+    if (h.offset == 0) {
+      a.active = true;
+      a.ctx = h.ctx;
+      a.tag = h.tag;
+      a.got = 0;
+      a.data.resize(h.total);
+    }
+    if (h.len) std::memcpy(a.data.data() + h.offset, reinterpret_cast<const void*>(slot + 64), h.len);
+    a.got += h.len;
+    ++seen;
+    // A full ring consumed and no message of mine back to the sender carried
+    // the credit yet: send it on its own, or the sender could wait forever.
+    if (++owed_[si] == kRing) {
+      transport::Signal ack;
+      ack.flag_op = transport::FlagOp::Add;
+      ack.flag = area_of(sender) + off_ack_ + 4 * static_cast<std::size_t>(me_);
+      ack.flag_val = owed_[si];
+      ack.bell = area_of(sender);
+      owed_[si] = 0;
+      if (route::local(sender)) transport::apply_signal(ack);
+      else route::signal(sender, ack);
+    }
+    if (a.got == a.data.size()) {
+      arrived_.push_back(Message{sender, a.ctx, a.tag, std::move(a.data)});
+      a = Assembly{};
+    }
   }
 }
 

@@ -1,7 +1,10 @@
 // Two-sided messages for armci_msg_* and the runtime's collectives, built on
 // signals: every process has a message area at a known place in its node's
-// heap with one slot per sender.  A sender fills the slot, the receiver
-// copies it out and acknowledges; messages are cut into slot-sized pieces.
+// heap with a ring of two slots per sender.  A sender fills a free slot, the
+// receiver copies it out; messages are cut into slot-sized pieces.  Credits
+// come back inside the receiver's own messages to the sender when it has
+// any, else in one acknowledgement per full ring, so a symmetric exchange
+// (a barrier between two nodes) costs one signal per message, not two.
 // Receivers keep unexpected messages, so contexts and tags match like MPI.
 #pragma once
 #include <atomic>
@@ -52,6 +55,7 @@ class Mailbox {
     std::vector<char> data;
   };
   uintptr_t area_of(int proc) const;
+  uintptr_t slot_of(uintptr_t area, int sender, uint32_t seq) const;
   void drain();  // moves every arrived piece into `arrived_`
   void consume(int sender);
   bool take(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, std::size_t* len,
@@ -66,6 +70,7 @@ class Mailbox {
   uintptr_t my_area_ = 0;
   std::vector<uint32_t> sent_seq_;      // per receiver: pieces I sent
   std::vector<uint32_t> recv_seq_;      // per sender: pieces I consumed
+  std::vector<uint32_t> owed_;          // per sender: consumed, not yet credited back
   std::vector<Assembly> assembling_;    // per sender
   std::deque<Message> arrived_;
   std::vector<char> staging_;

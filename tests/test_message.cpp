@@ -227,6 +227,40 @@ TEST_F(Message, Barrier) {
   for (int p = 0; p < nproc(); ++p) EXPECT_EQ(ARMCI_GetValueLong(a.of(p), p), 100L + p);
 }
 
+// Collectives cross nodes only between one leader per node, and credits for
+// mailbox slots ride back in the leaders' own messages: per barrier at most
+// L*ceil(log2 L) messages between L nodes (dissemination) and per allreduce
+// 2(L-1) (reduce, then broadcast), each one active message, plus at most one
+// credit for every two.  All ranks talking across nodes (the flat algorithm,
+// or one acknowledgement per message) would exceed this.
+TEST_F(Message, CollectivesCostOneSignalPerNodeMessage) {
+  const long L = armci_domain_count(ARMCI_DOMAIN_SMP);
+  auto signals = [] { return std::max(0L, ARMCI_Ofi_stat("am_signal")); };
+  const int reps = 200;
+  armci_msg_barrier();
+  const long before = signals();
+  for (int i = 0; i < reps; ++i) armci_msg_barrier();
+  const long after_barriers = signals();
+  for (int i = 0; i < reps; ++i) {
+    double x = me();
+    armci_msg_dgop(&x, 1, const_cast<char*>("+"));
+    ASSERT_EQ(x, nproc() * (nproc() - 1) / 2.0);
+  }
+  const long after_gops = signals();
+  long counts[2] = {after_barriers - before, after_gops - after_barriers};
+  armci_msg_lgop(counts, 2, const_cast<char*>("+"));  // after the measurement
+  long log2L = 0;
+  while ((1L << log2L) < L) ++log2L;
+  const long per_barrier = L * log2L, per_gop = 2 * (L - 1);
+  EXPECT_LE(counts[0], reps * (per_barrier + per_barrier / 2 + (L > 1 ? 1 : 0)))
+      << L << " nodes: " << counts[0] << " signals for " << reps << " barriers";
+  EXPECT_LE(counts[1], reps * (per_gop + per_gop / 2 + (L > 1 ? 1 : 0)))
+      << L << " nodes: " << counts[1] << " signals for " << reps << " allreduces";
+  if (L == 1) {
+    EXPECT_EQ(counts[0] + counts[1], 0) << "collectives inside one node sent active messages";
+  }
+}
+
 TEST_F(Message, GopEveryOpTypeScope) {
   all_ops<int>(ARMCI_INT, armci_msg_igop, armci_msg_clus_igop, "ARMCI_INT");
   all_ops<long>(ARMCI_LONG, armci_msg_lgop, armci_msg_clus_lgop, "ARMCI_LONG");
