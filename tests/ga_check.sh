@@ -42,7 +42,6 @@ modes=${ARMCI_GA_MODES:-1 2}
 only=${ARMCI_GA_ONLY:-.}
 skip_re=${ARMCI_GA_SKIP:-^$}
 work=$build/ga-check
-jobs=$(nproc 2>/dev/null || echo 2)
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-lo}
 
 passed=0 failed=0 skipped=0 xfailed=0
@@ -103,16 +102,12 @@ export LD_LIBRARY_PATH=$inst/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fingerprint=$( (md5sum "$tarball"; cd "$inst/include" && find . -type f | sort | xargs md5sum) | md5sum | cut -d' ' -f1)
 
 # 2. GA's source, unpacked and bootstrapped once per tarball.
-gasrc=$work/ga-5.9.2
-if [ ! -f "$gasrc/.bootstrapped" ] || [ "$(cat "$gasrc/.bootstrapped")" != "$(md5sum <"$tarball")" ]; then
-  rm -rf "$gasrc"
-  tar -xzf "$tarball" -C "$work" || { fail "cannot unpack $tarball"; report; exit 1; }
-  if ! (cd "$gasrc" && autoreconf -fi) >"$work/autoreconf.log" 2>&1; then
-    fail "autoreconf -fi of GA failed (log $work/autoreconf.log)"
-    report
-    exit 1
-  fi
-  md5sum <"$tarball" >"$gasrc/.bootstrapped"
+# shellcheck source=tests/ga_build.sh
+. "$src/tests/ga_build.sh"
+if ! ga_source "$work" "$tarball"; then
+  fail "cannot unpack and bootstrap $tarball (autoreconf -fi; log $work/autoreconf.log)"
+  report
+  exit 1
 fi
 
 # 3. Configure and build GA and its test programs for each variant.
@@ -134,23 +129,17 @@ for v in $variants; do
     built_variants="$built_variants $v"
     continue
   fi
-  rm -rf "$bdir"
-  mkdir -p "$bdir"
   t0=$(date +%s)
   # shellcheck disable=SC2086
-  if ! (cd "$bdir" && CC=mpicc "$gasrc/configure" --with-armci="$inst" $flags) >"$bdir/configure.log" 2>&1; then
-    fail "configure --with-armci ($v) failed (log $bdir/configure.log)"
-    tail -5 "$bdir/configure.log" | sed 's/^/    /'
-    continue
-  fi
-  if ! make -C "$bdir" -j"$jobs" >"$bdir/make.log" 2>&1; then
-    fail "build of GA ($v) against armci-ofi failed (log $bdir/make.log)"
-    grep -E 'error|Error' "$bdir/make.log" | head -10 | sed 's/^/    /'
-    continue
-  fi
-  if ! make -C "$bdir" -j"$jobs" checkprogs >"$bdir/checkprogs.log" 2>&1; then
-    fail "GA's test programs ($v) do not build (log $bdir/checkprogs.log)"
-    grep -E 'error|Error' "$bdir/checkprogs.log" | head -10 | sed 's/^/    /'
+  if ! ga_build "$bdir" --with-armci="$inst" $flags; then
+    case $GA_FAILED in
+      configure) fail "configure --with-armci ($v) failed (log $bdir/configure.log)"
+        tail -5 "$bdir/configure.log" | sed 's/^/    /' ;;
+      make) fail "build of GA ($v) against armci-ofi failed (log $bdir/make.log)"
+        grep -E 'error|Error' "$bdir/make.log" | head -10 | sed 's/^/    /' ;;
+      *) fail "GA's test programs ($v) do not build (log $bdir/checkprogs.log)"
+        grep -E 'error|Error' "$bdir/checkprogs.log" | head -10 | sed 's/^/    /' ;;
+    esac
     continue
   fi
   echo "PASS ga: GA 5.9.2 ($v: $([ -n "$flags" ] && echo "$flags" || echo "Fortran on")) configures --with-armci and builds, with its test programs, in $(( $(date +%s) - t0 ))s"

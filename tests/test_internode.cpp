@@ -205,3 +205,51 @@ TEST_F(Internode, PackedGetRepliesCountAsRemoteBytes) {
   EXPECT_GE(mp::ofi_stat("remote_bytes") - before, 64 * 512);
   ARMCI_Barrier();
 }
+
+// ARMCI's promise for ARMCI_Malloc_local memory: usable for RMA as it is.
+// With FI_MR_LOCAL (ARMCI_OFI_MR_LOCAL=1 in suite.list) every local buffer
+// must be registered; pool buffers of every size class are, so no transfer
+// from or into them goes through a bounce copy, while plain malloc memory
+// does (which shows the counter counts).
+TEST_F(Internode, MallocLocalBuffersNeedNoBounceCopy) {
+  if (!multi_node()) GTEST_SKIP() << "one node: no network transfers";
+  const int mine = armci_domain_my_id(ARMCI_DOMAIN_SMP);
+  int peer = -1;
+  for (int p = 0; p < nproc() && peer < 0; ++p)
+    if (armci_domain_id(ARMCI_DOMAIN_SMP, p) != mine) peer = p;
+  ASSERT_GE(peer, 0);
+  const std::size_t max = 512 * 1024;
+  std::vector<void*> remote(static_cast<std::size_t>(nproc()));
+  ASSERT_EQ(ARMCI_Malloc(remote.data(), static_cast<armci_size_t>(max) * nproc()), 0);
+  // Each process writes its own part of the peer's block.
+  char* target = static_cast<char*>(remote[static_cast<std::size_t>(peer)]) + static_cast<std::size_t>(me()) * max;
+  for (std::size_t bytes : {std::size_t{256}, std::size_t{4096}, std::size_t{40000}, max}) {
+    SCOPED_TRACE(bytes);
+    auto* src = static_cast<unsigned char*>(ARMCI_Malloc_local(bytes));
+    auto* back = static_cast<unsigned char*>(ARMCI_Malloc_local(bytes));
+    ASSERT_NE(src, nullptr);
+    ASSERT_NE(back, nullptr);
+    for (std::size_t i = 0; i < bytes; ++i) src[i] = static_cast<unsigned char>(i * 7 + me());
+    const long before = mp::ofi_stat("bounce_copies");
+    ASSERT_EQ(ARMCI_Put(src, target, static_cast<int>(bytes), peer), 0);
+    ARMCI_Fence(peer);
+    ASSERT_EQ(ARMCI_Get(target, back, static_cast<int>(bytes), peer), 0);
+    EXPECT_EQ(mp::ofi_stat("bounce_copies"), before) << "a transfer from ARMCI_Malloc_local memory was copied";
+    EXPECT_EQ(std::memcmp(src, back, bytes), 0);
+    ARMCI_Free_local(back);
+    ARMCI_Free_local(src);
+    ARMCI_Barrier();  // every rank done with `target` before the next size
+  }
+  // Unregistered memory: bounced exactly when the provider demands local
+  // registration.
+  std::vector<char> plain(max, 'x');
+  const long before = mp::ofi_stat("bounce_copies");
+  ASSERT_EQ(ARMCI_Put(plain.data(), target, static_cast<int>(plain.size()), peer), 0);
+  ARMCI_Fence(peer);
+  const char* mr_local = std::getenv("ARMCI_OFI_MR_LOCAL");
+  if (mr_local && std::string(mr_local) == "1") {
+    EXPECT_GT(mp::ofi_stat("bounce_copies"), before) << "malloc memory sent without registration";
+  }
+  ARMCI_Barrier();
+  ASSERT_EQ(ARMCI_Free(remote[static_cast<std::size_t>(me())]), 0);
+}

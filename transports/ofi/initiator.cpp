@@ -86,7 +86,10 @@ void OfiImpl::post_retry(const std::function<ssize_t()>& op, ssize_t rc, int nod
   using clock = std::chrono::steady_clock;
   clock::time_point start{};
   for (unsigned tries = 0;; ++tries, rc = op()) {
-    if (rc == 0) return;
+    if (rc == 0) {
+      rt.stats.eagain_wait(what, tries, std::chrono::duration<double>(clock::now() - start).count());
+      return;
+    }
     if (rc != -FI_EAGAIN)
       fatal("ARMCI", "%s to node %d (agent: rank %d): %s", what, node,
             node >= 0 ? rt.topo.node_leader(node) : -1, ofi::fi_error(what, rc).c_str());

@@ -50,6 +50,7 @@ void OfiImpl::rma(bool is_write, int node, const void* local, uintptr_t remote_a
     } else if (caps.mr_local && !desc) {
       // Through a registered bounce buffer, at most one message at a time.
       chunk = std::min(chunk, ofi::kAmMax);
+      ++rt.stats.bounce_copies;
       c->buf = take_send_buf();
       at = send_buf(c->buf);
       desc = fi_mr_desc(send_mr);
