@@ -149,8 +149,16 @@ int Allocations::malloc(Runtime& rt, const Team& t, std::size_t bytes, void** pt
     ptr_arr[i] = p;
     rec.ptrs[static_cast<std::size_t>(i)] = p;
   }
-  // Make sure the segment is mapped here too (other processes allocated it).
-  if (bytes) rt.heap->contains(reinterpret_cast<uintptr_t>(ptr_arr[t.me]), bytes);
+  // Every member's block goes into the address table; blocks on this node are
+  // mapped here now (another process may have grown the heap for them).
+  for (int i = 0; i < n; ++i) {
+    auto sz = static_cast<std::size_t>(sizes[static_cast<std::size_t>(i)]);
+    if (!sz) continue;
+    auto p = reinterpret_cast<uintptr_t>(ptr_arr[i]);
+    const int w = t.world(i);
+    if (rt.topo.same_node(w)) rt.heap->contains(p, sz);
+    rt.addresses.add(w, p, sz);
+  }
   if (verbose_on(2) && bytes) {
     void* p = ptr_arr[t.me];
     verbose(2, "%s: %s at %p, NUMA node %d", call, format_bytes(bytes).c_str(), p,
@@ -181,6 +189,8 @@ int Allocations::free(Runtime& rt, const Team& t, void* ptr, const char* call) {
     }
     bad_arg(call, "every process passed NULL and no zero-size allocation of this group is live");
   }
+  for (int i = 0; i < t.size(); ++i)
+    if (void* p = it->ptrs[static_cast<std::size_t>(i)]) rt.addresses.remove(t.world(i), reinterpret_cast<uintptr_t>(p));
   if (it->node_owner) rt.heap->release(it->node_off);
   live_.erase(it);
   return 0;

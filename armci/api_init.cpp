@@ -10,6 +10,7 @@
 #include "armci/mpi_interop.hpp"
 #include "armci/runtime.hpp"
 #include "armci/validate.hpp"
+#include "transports/ofi/ofi.hpp"
 #include "armci/profiling.hpp"
 
 using armci::Runtime;
@@ -59,7 +60,7 @@ int PARMCI_Init_thread(int level) {
   armci::check_thread_level("ARMCI_Init_thread", level);
   if (Runtime* r = Runtime::instance()) {
     ++r->init_count;
-    r->thread_level = std::max(r->thread_level, level);
+    r->raise_thread_level(level);
     return 0;
   }
   armci::InitOptions o;

@@ -11,6 +11,11 @@ int encode(uint32_t slot, uint32_t gen) {
 }  // namespace
 
 Request* Handles::lookup(armci_hdl_t h) {
+  auto g = guard();
+  return lookup_unlocked(h);
+}
+
+Request* Handles::lookup_unlocked(armci_hdl_t h) {
   if (h <= 0) return nullptr;
   uint32_t slot = (static_cast<uint32_t>(h) & kSlotMask) - 1;
   uint32_t gen = static_cast<uint32_t>(h) >> kSlotBits;
@@ -22,7 +27,8 @@ Request* Handles::lookup(armci_hdl_t h) {
 
 Request* Handles::for_handle(armci_hdl_t* h, int node) {
   if (!h) return nullptr;
-  if (Request* r = lookup(*h)) return r;  // aggregate onto a pending handle
+  auto g = guard();
+  if (Request* r = lookup_unlocked(*h)) return r;  // aggregate onto a pending handle
   uint32_t slot;
   if (!free_.empty()) {
     slot = free_.back();
@@ -42,8 +48,9 @@ Request* Handles::for_handle(armci_hdl_t* h, int node) {
 }
 
 void Handles::release(armci_hdl_t* h) {
+  auto g = guard();
   const armci_hdl_t id = *h;
-  Request* r = lookup(id);
+  Request* r = lookup_unlocked(id);
   *h = 0;
   if (!r) return;
   r->in_use = false;

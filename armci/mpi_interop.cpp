@@ -76,7 +76,7 @@ bool g_msg_init_started_mpi = false;  // armci_msg_init started MPI, so its fina
 void init_with_comm(const char* call, MPI_Comm comm, int level) {
   if (Runtime* r = Runtime::instance()) {
     ++r->init_count;
-    r->thread_level = std::max(r->thread_level, level);
+    r->raise_thread_level(level);
     return;
   }
   if (!mpi_usable()) fatal(call, "MPI is not initialised (call MPI_Init first)");

@@ -36,6 +36,13 @@ Logger* current_logger() { return g_instance ? &g_instance->logger : nullptr; }
 const WaitPolicy& wait_policy() { return g_instance ? g_instance->waiting : kDefaultWait; }
 Runtime* Runtime::instance() { return g_instance; }
 
+void Runtime::raise_thread_level(int level) {
+  thread_level = std::max(thread_level, level);
+  handles.set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
+  addresses.set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
+  if (ofi) ofi->set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
+}
+
 Runtime& Runtime::create(const InitOptions& opts) {
   ARMCI_ASSERT(!g_instance);
   new Runtime(opts);  // registers itself as g_instance first thing
@@ -76,6 +83,10 @@ Runtime::Runtime(const InitOptions& opts) {
   waiting.check_health = [this] { check_health(); };
   numa = std::make_unique<memory::Numa>(knobs.NUMA == "bind");
   multi_node = topo.nnodes > 1;
+  checks = knobs.CHECKS;
+  addresses.resize(topo.nprocs());
+  handles.set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
+  addresses.set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
 
   const std::size_t slot = std::clamp<std::size_t>(knobs.MSG_SLOT, 256, std::size_t{1} << 20);
   const std::size_t prefix =
@@ -95,6 +106,7 @@ Runtime::Runtime(const InitOptions& opts) {
   }
   if (multi_node) {
     ofi = std::make_unique<transport::Ofi>(*this);
+    ofi->set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
     boot->put(key("ep"), ofi->address());
   }
   boot->fence(topo.world);

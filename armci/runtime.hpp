@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "armci/address_table.hpp"
 #include "armci/allocations.hpp"
 #include "armci/bootstrap.hpp"
 #include "armci/groups.hpp"
@@ -58,6 +59,8 @@ class Runtime {
   Groups groups;
   Handles handles;
   Allocations allocations;
+  AddressTable addresses;  // per process, its live allocations (ARMCI_CHECKS)
+  bool checks = true;      // ARMCI_CHECKS
   MutexSet mutexes;  // ARMCI_Create_mutexes (over the world)
   Stats stats;
   int init_count = 1;
@@ -66,6 +69,9 @@ class Runtime {
   int mpi_keyval = -1;            // MPI_Finalize hook (mpi_interop.hpp), -1 if none
   int launcher_ppid = 0;  // parent at start-up; a change means the launcher died
   bool multi_node = false;
+
+  // ARMCI_Init_thread / MPI at a higher level after start-up.
+  void raise_thread_level(int level);
 
   int me() const { return topo.me; }
   int nprocs() const { return topo.nprocs(); }

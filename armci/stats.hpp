@@ -1,6 +1,7 @@
 // Per-process counters (ARMCI_STATS=1 prints them at Finalize;
 // ARMCI_Ofi_stats returns them as text).
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -8,13 +9,25 @@
 
 namespace armci {
 
+// A counter any thread may bump: exact under ARMCI_THREAD_MULTIPLE, one
+// uncontended atomic add otherwise.
+class Counter {
+ public:
+  Counter& operator++() { v_.fetch_add(1, std::memory_order_relaxed); return *this; }
+  Counter& operator+=(uint64_t n) { v_.fetch_add(n, std::memory_order_relaxed); return *this; }
+  operator uint64_t() const { return v_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<uint64_t> v_{0};
+};
+
 struct Stats {
-  uint64_t local_ops = 0;     // load/store operations on the node heap
-  uint64_t remote_ops = 0;    // operations sent through libfabric
-  uint64_t remote_bytes = 0;  // payload moved through libfabric, either direction
-  uint64_t am_sent = 0;       // active messages to node agents
-  uint64_t am_by_op[transport::ofi::kAmRequestKinds] = {};  // by AmOp: which calls cost them
-  uint64_t eagain_retries = 0; // fi_* calls repeated after -FI_EAGAIN
+  Counter local_ops;     // load/store operations on the node heap
+  Counter remote_ops;    // operations sent through libfabric
+  Counter remote_bytes;  // payload moved through libfabric, either direction
+  Counter am_sent;       // active messages to node agents
+  Counter am_by_op[transport::ofi::kAmRequestKinds];  // by AmOp: which calls cost them
+  Counter eagain_retries; // fi_* calls repeated after -FI_EAGAIN
   // Which libfabric calls met -FI_EAGAIN, how often, and for how long:
   // tells a connection set-up (few posts, long waits) from a full queue
   // (many posts, short waits).
@@ -25,10 +38,10 @@ struct Stats {
     double seconds = 0;
   };
   EagainWait eagain_by[8];
-  void eagain_wait(const char* what, uint64_t retries, double seconds);
-  uint64_t bounce_copies = 0; // RMA through a registered bounce buffer (unregistered local memory, FI_MR_LOCAL)
-  uint64_t seg_queries = 0;   // lazy segment look-ups
-  uint64_t mallocs = 0;
+  void eagain_wait(const char* what, uint64_t retries, double seconds);  // ofi lock held
+  Counter bounce_copies; // RMA through a registered bounce buffer (unregistered local memory, FI_MR_LOCAL)
+  Counter seg_queries;   // lazy segment look-ups
+  Counter mallocs;
   std::string text() const;
 };
 

@@ -1,5 +1,7 @@
 #include "armci/validate.hpp"
 
+#include <cstdio>
+
 #include "transports/acc_kernels.hpp"
 
 namespace armci {
@@ -14,10 +16,20 @@ void bad_proc(const char* call, int proc, int nprocs) {
 
 void bad_remote(const char* call, const char* what, int proc, const void* addr, std::size_t len) {
   Runtime& r = rt();
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  char near[160] = "";
+  Allocation n;
+  if (!r.addresses.nearest(proc, a, &n))
+    std::snprintf(near, sizeof near, "; process %d has no live allocation this process may address", proc);
+  else if (a >= n.base && a - n.base < n.len)
+    std::snprintf(near, sizeof near, "; it runs past the end of the allocation [%p, +%zu bytes) by %zu bytes",
+                  reinterpret_cast<void*>(n.base), n.len, static_cast<std::size_t>(a - n.base) + len - n.len);
+  else
+    std::snprintf(near, sizeof near, "; the nearest allocation of process %d is [%p, +%zu bytes)", proc,
+                  reinterpret_cast<void*>(n.base), n.len);
   bad_arg(call,
-          "%s %p (+%zu bytes) is not ARMCI memory of process %d (node %d): remote addresses "
-          "must lie inside blocks returned by ARMCI_Malloc",
-          what, addr, len, proc, r.topo.node_of[static_cast<std::size_t>(proc)]);
+          "%s %p (+%zu bytes) is not inside one live ARMCI_Malloc allocation of process %d (node %d)%s",
+          what, addr, len, proc, r.topo.node_of[static_cast<std::size_t>(proc)], near);
 }
 
 void check_acc(const char* call, int optype, const void* scale, long bytes) {

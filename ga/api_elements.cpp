@@ -1,7 +1,8 @@
 // Element-wise access: gather, scatter, scatter-accumulate, read-and-increment.
-// Elements on this node are copied directly (accumulates through one
-// ARMCI_AccV for its atomicity); those of each remote node go in one vector
-// request to that node.
+// Elements on this node are copied directly (accumulates through ARMCI_AccV
+// for its atomicity); those of each remote process go in one vector request.
+// A vector request addresses one process's memory: ARMCI refuses addresses
+// of its node neighbours.
 #include <climits>
 #include <cstring>
 #include <map>
@@ -31,8 +32,7 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
   check_ptr(call, "subsArray", subs);
   if (op == Op::Acc) check_ptr(call, "alpha", alpha);
   const std::size_t es = a.elem;
-  Batch local;
-  std::map<int, Batch> remote;  // by node
+  std::map<int, Batch> local, remote;  // by owner (world rank)
   for (int i = 0; i < n; ++i) {
     const int* sub = subs[i];
     check_subscript(call, a, sub, "subscript");
@@ -46,12 +46,14 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
       else if (op == Op::Get)
         std::memcpy(mine, theirs, es);
       else {
-        local.mine.push_back(mine);
-        local.theirs.push_back(theirs);
+        Batch& b = local[w];
+        b.proc = w;
+        b.mine.push_back(mine);
+        b.theirs.push_back(theirs);
       }
     } else {
-      Batch& b = remote[r.node_of[static_cast<std::size_t>(w)]];
-      if (b.proc < 0) b.proc = w;
+      Batch& b = remote[w];
+      b.proc = w;
       b.mine.push_back(mine);
       b.theirs.push_back(theirs);
     }
@@ -68,7 +70,7 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
     return g;
   };
   std::vector<armci_hdl_t> hs;
-  for (auto& [node, b] : remote) {
+  for (auto& [w, b] : remote) {
     armci_giov_t g = giov(b);
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
@@ -80,9 +82,9 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
       ARMCI_NbAccV(acc_op, scale, &g, 1, b.proc, &h);
     if (h) hs.push_back(h);
   }
-  if (!local.mine.empty()) {
-    armci_giov_t g = giov(local);
-    ARMCI_AccV(acc_op, scale, &g, 1, r.me);
+  for (auto& [w, b] : local) {
+    armci_giov_t g = giov(b);
+    ARMCI_AccV(acc_op, scale, &g, 1, w);
   }
   for (armci_hdl_t& h : hs) ARMCI_Wait(&h);
 }

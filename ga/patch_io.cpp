@@ -48,8 +48,10 @@ struct Rows {
   std::vector<void*> mine, theirs;  // user side, array side
 };
 
-struct NodeBatch {
-  int proc = -1;  // a process of the node to address the request to
+// One vector request: ARMCI checks every address against the allocation of
+// the process it names, so a batch holds the blocks of one owner.
+struct OwnerBatch {
+  int proc = -1;
   std::vector<Rows> pieces;
 };
 
@@ -128,8 +130,7 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
   if (sel.patch.empty()) return;
   Registry& r = *reg_or_null();
   const TypeInfo& ti = *type_info(a.type);
-  std::vector<Rows> local_acc;
-  std::map<int, NodeBatch> remote;  // by node
+  std::map<int, OwnerBatch> local_acc, remote;  // by owner (world rank)
   a.dist.for_each_piece(sel.patch, [&](int j, const Box& piece) {
     Rows rows;
     if (!piece_rows(a, j, piece, sel, buf, rows)) return;
@@ -141,17 +142,17 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
       else if (op == Op::Get)
         for (std::size_t i = 0; i < rows.mine.size(); ++i) std::memcpy(rows.mine[i], rows.theirs[i], nbytes);
       else
-        local_acc.push_back(std::move(rows));
+        local_acc[w].pieces.push_back(std::move(rows));
       return;
     }
-    NodeBatch& b = remote[r.node_of[static_cast<std::size_t>(w)]];
-    if (b.proc < 0) b.proc = w;
+    OwnerBatch& b = remote[w];
+    b.proc = w;
     b.pieces.push_back(std::move(rows));
   });
   void* scale = const_cast<void*>(alpha);
   std::vector<armci_hdl_t> mine;
   std::vector<armci_hdl_t>& hs = nb ? *nb : mine;
-  for (auto& [node, b] : remote) {
+  for (auto& [w, b] : remote) {
     auto darr = giov_of(b.pieces, op);
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
@@ -164,9 +165,9 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
       ARMCI_NbAccV(ti.acc_op, scale, darr.data(), len, b.proc, &h);
     if (h) hs.push_back(h);
   }
-  if (!local_acc.empty()) {
-    auto darr = giov_of(local_acc, op);
-    ARMCI_AccV(ti.acc_op, scale, darr.data(), static_cast<int>(darr.size()), r.me);
+  for (auto& [w, b] : local_acc) {
+    auto darr = giov_of(b.pieces, op);
+    ARMCI_AccV(ti.acc_op, scale, darr.data(), static_cast<int>(darr.size()), w);
   }
   if (!nb)
     for (armci_hdl_t& h : mine) ARMCI_Wait(&h);

@@ -95,7 +95,7 @@ TEST_F(Errors, NullPointers) {
   const int t = right();
   EXPECT_REFUSED(ARMCI_Put(nullptr, a.of(t), 8, t), "ARMCI_Put", "source is NULL");
   EXPECT_REFUSED(ARMCI_Get(a.of(t), nullptr, 8, t), "ARMCI_Get", "destination is NULL");
-  EXPECT_REFUSED(ARMCI_Put(buf, nullptr, 8, t), "ARMCI_Put", "is not ARMCI memory");
+  EXPECT_REFUSED(ARMCI_Put(buf, nullptr, 8, t), "ARMCI_Put", "is not inside one live ARMCI_Malloc allocation");
   EXPECT_REFUSED(ARMCI_Acc(ARMCI_ACC_INT, nullptr, buf, a.of(t), 8, t), "ARMCI_Acc", "scale is NULL");
   EXPECT_REFUSED(ARMCI_Rmw(ARMCI_FETCH_AND_ADD, nullptr, a.of(t), 1, t), "ARMCI_Rmw", "ploc is NULL");
   EXPECT_REFUSED(ARMCI_Wait(nullptr), "ARMCI_Wait", "handle pointer is NULL");
@@ -122,7 +122,7 @@ TEST_F(Errors, RemoteNotArmciMemory) {
   EXPECT_REFUSED(ARMCI_Put(buf, stack_word, 16, t), "ARMCI_Put", ptr_text(stack_word));
   EXPECT_REFUSED(ARMCI_Get(heap_word, buf, 16, t), "ARMCI_Get", ptr_text(heap_word));
   EXPECT_REFUSED(ARMCI_Acc(ARMCI_ACC_INT, const_cast<int*>(&one), buf, stack_word, 16, t), "ARMCI_Acc",
-                 "is not ARMCI memory of process " + std::to_string(t));
+                 "is not inside one live ARMCI_Malloc allocation of process " + std::to_string(t));
   int cnt[2] = {4, 2}, ss[1] = {8};
   EXPECT_REFUSED(ARMCI_PutS(buf, ss, stack_word, ss, cnt, 1, t), "ARMCI_PutS", ptr_text(stack_word));
   void* lp[1] = {buf};
@@ -135,6 +135,67 @@ TEST_F(Errors, RemoteNotArmciMemory) {
   EXPECT_EQ(heap_word[0], 0);
   delete[] heap_word;
   ARMCI_Barrier();
+}
+
+// The check is against the target's allocation, not the node heap: blocks of
+// one ARMCI_Malloc sit side by side on a node, so each of these would land
+// in a neighbour's memory (or a freed block) if accepted.
+TEST_F(Errors, RemoteOutsideTheAllocation) {
+  if (nproc() < 2) GTEST_SKIP() << "needs a second process";
+  const int t = right();
+  int buf[32] = {}, one = 1;
+  mp::Shared<int> a(16);  // 64 bytes each
+  for (int i = 0; i < 16; ++i) a.mine()[i] = 1000 + i;
+  ARMCI_Barrier();
+  int* end = a.of(t) + 16;
+  const std::string pid = "process " + std::to_string(t);
+  EXPECT_REFUSED(ARMCI_Put(buf, end, 8, t), "ARMCI_Put", ptr_text(end));
+  EXPECT_REFUSED(ARMCI_Put(buf, end - 2, 16, t), "ARMCI_Put", "runs past the end");
+  EXPECT_REFUSED(ARMCI_Get(end - 1, buf, 8, t), "ARMCI_Get", pid);
+  EXPECT_REFUSED(ARMCI_Acc(ARMCI_ACC_INT, &one, buf, end - 3, 16, t), "ARMCI_Acc", pid);
+  EXPECT_REFUSED(ARMCI_Rmw(ARMCI_FETCH_AND_ADD, buf, end, 1, t), "ARMCI_Rmw", ptr_text(end));
+  int cnt[2] = {16, 5}, st[1] = {16};  // 5 rows of 16 bytes, 16 apart: the last row is past the end
+  EXPECT_REFUSED(ARMCI_PutS(buf, st, a.of(t), st, cnt, 1, t), "ARMCI_PutS", pid);
+  void* lp[2] = {buf, buf + 4};
+  void* rp[2] = {a.of(t), end};
+  armci_giov_t d = {lp, rp, 2, 8};
+  EXPECT_REFUSED(ARMCI_PutV(&d, 1, t), "ARMCI_PutV", ptr_text(end));
+  // Another process's address is not t's memory, even on the same node.
+  EXPECT_REFUSED(ARMCI_Put(buf, a.mine(), 8, t), "ARMCI_Put", pid);
+  // A freed block, and one reused by a smaller allocation.
+  std::vector<void*> big(static_cast<std::size_t>(nproc()));
+  ASSERT_EQ(ARMCI_Malloc(big.data(), 1 << 16), 0);
+  char* old_t = static_cast<char*>(big[static_cast<std::size_t>(t)]);
+  ARMCI_Free(big[static_cast<std::size_t>(me())]);
+  EXPECT_REFUSED(ARMCI_Put(buf, old_t, 8, t), "ARMCI_Put", ptr_text(old_t));
+  std::vector<void*> small(static_cast<std::size_t>(nproc()));
+  ASSERT_EQ(ARMCI_Malloc(small.data(), 64), 0);
+  EXPECT_REFUSED(ARMCI_Put(buf, old_t + 4096, 8, t), "ARMCI_Put", ptr_text(old_t + 4096));
+  EXPECT_EQ(ARMCI_Put(buf, small[static_cast<std::size_t>(t)], 64, t), 0);  // the live one is fine
+  ARMCI_Free(small[static_cast<std::size_t>(me())]);
+  // Memory of a group this process is not in (ARMCI-MPI refuses it too: the
+  // allocation is the group's).
+  if (nproc() >= 3) {
+    int first[2] = {0, 1};
+    ARMCI_Group g;
+    ARMCI_Group_create(2, first, &g);
+    void* gp[2] = {nullptr, nullptr};
+    if (me() < 2) {
+      EXPECT_EQ(ARMCI_Malloc_group(gp, 64, &g), 0);
+    }
+    armci_msg_bcast(gp, sizeof gp, 0);
+    if (me() == 2) {
+      EXPECT_REFUSED(ARMCI_Put(buf, gp[1], 8, 1), "ARMCI_Put", "process 1");
+    }
+    ARMCI_Barrier();
+    if (me() < 2) {
+      EXPECT_EQ(ARMCI_Free_group(gp[me()], &g), 0);
+    }
+    ARMCI_Group_free(&g);
+  }
+  // Nothing above touched anyone's memory.
+  ARMCI_Barrier();
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(a.mine()[i], 1000 + i) << "word " << i;
 }
 
 TEST_F(Errors, StrideLevelsAndCounts) {

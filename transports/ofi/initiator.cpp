@@ -104,7 +104,9 @@ void OfiImpl::post_retry(const std::function<ssize_t()>& op, ssize_t rc, int nod
         fatal("ARMCI", "%s to node %d (agent: rank %d) kept returning -FI_EAGAIN for %.0f s: the "
               "peer is unreachable or not making progress (ARMCI_OFI_EAGAIN_TIMEOUT)",
               what, node, node >= 0 ? rt.topo.node_leader(node) : -1, waited);
+      if (threaded) mu.unlock();
       sched_yield_hint();
+      if (threaded) mu.lock();
     }
   }
 }
@@ -255,50 +257,68 @@ std::string Ofi::address() const { return impl_->ep.name(); }
 void Ofi::connect(const std::vector<std::string>& agents) { impl_->ep.insert(agents, "node agent"); }
 
 void Ofi::learn_node(int node, uintptr_t base, uint64_t off, uint64_t size, uint64_t key) {
+  OfiImpl::Guard g(*impl_);
   impl_->segs.set_base(node, base);
   impl_->segs.add(node, {off, size, key});
 }
 
 void Ofi::learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key) {
   (void)index;
+  OfiImpl::Guard g(*impl_);
   impl_->segs.add(node, {off, size, key});
 }
 
-bool Ofi::reachable(int node, uintptr_t addr, std::size_t len, const char* call) {
-  if (!impl_->lookup(node, addr, call)) return false;
-  const ofi::RemoteSegment* s = impl_->segs.find(node, addr);
-  return addr + len <= impl_->segs.base(node) + s->off + s->size && addr + len >= addr;
+void Ofi::set_threaded(bool on) { impl_->threaded = on; }
+
+void OfiImpl::fence(int node) {
+  NodeState& s = nodes[static_cast<std::size_t>(node)];
+  wait_until([&] { return s.writes == 0 && s.ams == 0 && s.atomics == 0; }, "remote completion (ARMCI_Fence)");
+}
+
+void OfiImpl::fence_all() {
+  for (int n = 0; n < static_cast<int>(nodes.size()); ++n) fence(n);
 }
 
 void Ofi::fence(int node) {
-  NodeState& s = impl_->nodes[static_cast<std::size_t>(node)];
-  impl_->wait_until([&] { return s.writes == 0 && s.ams == 0 && s.atomics == 0; },
-                     "remote completion (ARMCI_Fence)");
+  OfiImpl::Guard g(*impl_);
+  impl_->fence(node);
 }
 
 void Ofi::fence_all() {
-  for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) fence(n);
+  OfiImpl::Guard g(*impl_);
+  impl_->fence_all();
 }
 
-void Ofi::wait(Request& r) { impl_->wait_until([&] { return r.pending == 0; }, "a non-blocking operation"); }
+void Ofi::wait(Request& r) {
+  OfiImpl::Guard g(*impl_);
+  impl_->wait_until([&] { return r.pending.load(std::memory_order_acquire) == 0; }, "a non-blocking operation");
+}
 
 bool Ofi::test(Request& r) {
+  OfiImpl::Guard g(*impl_);
   impl_->progress();
-  return r.pending == 0;
+  return r.pending.load(std::memory_order_acquire) == 0;
 }
 
 void Ofi::wait_node(int node) {
+  OfiImpl::Guard g(*impl_);
   NodeState& s = impl_->nodes[static_cast<std::size_t>(node)];
   impl_->wait_until([&] { return s.implicit == 0; }, "implicit non-blocking operations");
 }
 
 void Ofi::wait_all() {
-  for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) wait_node(n);
+  OfiImpl::Guard g(*impl_);
+  for (NodeState& s : impl_->nodes)
+    impl_->wait_until([&] { return s.implicit == 0; }, "implicit non-blocking operations");
 }
 
-void Ofi::progress() { impl_->progress(); }
+void Ofi::progress() {
+  OfiImpl::Guard g(*impl_);
+  impl_->progress();
+}
 
 bool Ofi::busy() const {
+  OfiImpl::Guard g(*impl_);
   for (const NodeState& s : impl_->nodes)
     if (s.writes || s.reads || s.ams || s.atomics || s.implicit) return true;
   return impl_->free_send.size() != kSendBufs;  // sends not yet complete

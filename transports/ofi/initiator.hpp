@@ -7,9 +7,11 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "armci/handles.hpp"
+#include "common/wait.hpp"
 #include "transports/ofi/am_protocol.hpp"
 #include "transports/ofi/fabric.hpp"
 #include "transports/ofi/ofi.hpp"
@@ -74,6 +76,24 @@ struct NodeState {
 struct OfiImpl {
   explicit OfiImpl(Runtime& rt);
   Runtime& rt;
+  // Under ARMCI_THREAD_MULTIPLE every entry point holds mu; waits let go of
+  // it while they pause, so the thread whose completion they wait for (or
+  // any other caller) gets in.  One lock: libfabric's endpoint, the
+  // counters and the token table change together.
+  std::mutex mu;
+  bool threaded = false;
+  struct Guard {
+    OfiImpl& m;
+    explicit Guard(OfiImpl& x) : m(x) { if (m.threaded) m.mu.lock(); }
+    ~Guard() { if (m.threaded) m.mu.unlock(); }
+    Guard(const Guard&) = delete;
+    Guard& operator=(const Guard&) = delete;
+  };
+  void pause(Backoff& b) {
+    if (threaded) mu.unlock();
+    b.pause();
+    if (threaded) mu.lock();
+  }
   ofi::Endpoint ep;
   ofi::Caps& caps;
   std::vector<NodeState> nodes;
@@ -85,7 +105,7 @@ struct OfiImpl {
   std::vector<int> free_send;
   std::deque<OpCtx> ctx_store;
   std::vector<OpCtx*> free_ctx;
-  std::vector<PendingAm> pending;
+  std::deque<PendingAm> pending;  // stable addresses: waits hold references across pauses
   std::vector<uint32_t> free_pending;
   uint32_t ams_total = 0;  // unanswered active messages to all nodes
   uint32_t reply_bufs = kReplyBufs;  // reply receives posted
@@ -104,6 +124,8 @@ struct OfiImpl {
   template <typename Pred>
   void wait_until(Pred&& pred, const char* what);
   void order(int node, OpClass next);
+  void fence(int node);
+  void fence_all();
   // Posts with op(), driving progress and retrying while it returns
   // -FI_EAGAIN (first contact, full queue), within ARMCI_OFI_EAGAIN_TIMEOUT.
   template <typename Op>
@@ -155,8 +177,6 @@ std::vector<Ofi::Piece> strided_pieces(const void* local, uintptr_t remote, cons
 
 }  // namespace armci::transport
 
-#include "common/wait.hpp"
-
 namespace armci::transport {
 
 // Drive progress until pred() holds: poll while completions keep coming,
@@ -171,7 +191,7 @@ void OfiImpl::wait_until(Pred&& pred, const char* what) {
     bool any = progress();
     if (pred()) return;
     if (any) b.reset();
-    else b.pause();
+    else pause(b);
   }
 }
 

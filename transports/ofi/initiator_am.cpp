@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "armci/armci.h"
-#include "armci/fence.hpp"
 #include "armci/runtime.hpp"
 #include "transports/acc_kernels.hpp"
 #include "transports/ofi/initiator.hpp"
@@ -200,6 +199,7 @@ void Ofi::acc_strided(int node, int optype, const void* scale, const void* src, 
 }
 
 void Ofi::acc_pieces(int node, int optype, const void* scale, const std::vector<Piece>& p) {
+  OfiImpl::Guard g(*impl_);
   if (native_acc(optype)) return impl_->native_acc(node, optype, scale, p);
   impl_->order(node, OpClass::Am);
   impl_->pieces_am(node, AmOp::Acc, optype, scale, p, nullptr);
@@ -207,6 +207,7 @@ void Ofi::acc_pieces(int node, int optype, const void* scale, const std::vector<
 
 void Ofi::rmw(int node, int op, void* ploc, uintptr_t prem, long extra) {
   OfiImpl& m = *impl_;
+  OfiImpl::Guard g(m);
   if (native_rmw(op) && m.native_rmw(node, op, ploc, prem, extra)) return;
   m.order(node, OpClass::Am);
   uint64_t operand;
@@ -223,6 +224,7 @@ void Ofi::rmw(int node, int op, void* ploc, uintptr_t prem, long extra) {
 
 void Ofi::signal(int node, const Signal& s) {
   OfiImpl& m = *impl_;
+  OfiImpl::Guard g(m);
   m.order(node, OpClass::Am);
   uint32_t t = m.new_pending(node, AmOp::Signal);
   int b = m.take_send_buf();
@@ -243,6 +245,7 @@ void Ofi::signal(int node, const Signal& s) {
 
 void Ofi::lock(int node, uintptr_t lock_addr) {
   OfiImpl& m = *impl_;
+  OfiImpl::Guard g(m);
   m.order(node, OpClass::Am);
   uint32_t t = m.control_am(node, AmOp::Lock, 0, lock_addr, 0, "ARMCI_Lock");
   m.wait_reply(t, "a mutex on another node");
@@ -251,6 +254,7 @@ void Ofi::lock(int node, uintptr_t lock_addr) {
 
 bool Ofi::trylock(int node, uintptr_t lock_addr) {
   OfiImpl& m = *impl_;
+  OfiImpl::Guard g(m);
   m.order(node, OpClass::Am);
   uint32_t t = m.control_am(node, AmOp::TryLock, 0, lock_addr, 0, "ARMCIX_Trylock_hdl");
   m.wait_reply(t, "the answer of a mutex on another node");
@@ -261,8 +265,10 @@ bool Ofi::trylock(int node, uintptr_t lock_addr) {
 
 void Ofi::unlock(int node, uintptr_t lock_addr) {
   OfiImpl& m = *impl_;
-  // What was written under the lock is in place before the next holder runs.
-  armci::fence_all(m.rt);
+  OfiImpl::Guard g(m);
+  // What was written under the lock is in place before the next holder runs
+  // (same-node stores are ordered by the unlock's release itself).
+  m.fence_all();
   m.order(node, OpClass::Am);
   m.control_am(node, AmOp::Unlock, 0, lock_addr, 0, "ARMCI_Unlock");
 }

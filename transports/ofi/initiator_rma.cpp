@@ -143,22 +143,35 @@ std::vector<Ofi::Piece> strided_pieces(const void* local, uintptr_t remote, cons
 
 // ---------------------------------------------------------------- Ofi API
 void Ofi::put(int node, const void* src, uintptr_t dst, std::size_t n, Request* req) {
+  OfiImpl::Guard g(*impl_);
   impl_->rma(true, node, src, dst, n, req);
 }
 
 void Ofi::get(int node, uintptr_t src, void* dst, std::size_t n, Request* req) {
+  OfiImpl::Guard g(*impl_);
   impl_->rma(false, node, dst, src, n, req);
 }
 
-void Ofi::put_pieces(int node, const std::vector<Piece>& p, Request* req) { impl_->pieces(true, node, p, req); }
-void Ofi::get_pieces(int node, const std::vector<Piece>& p, Request* req) { impl_->pieces(false, node, p, req); }
+void Ofi::put_pieces(int node, const std::vector<Piece>& p, Request* req) {
+  OfiImpl::Guard g(*impl_);
+  impl_->pieces(true, node, p, req);
+}
+
+void Ofi::get_pieces(int node, const std::vector<Piece>& p, Request* req) {
+  OfiImpl::Guard g(*impl_);
+  impl_->pieces(false, node, p, req);
+}
 
 void Ofi::put_strided(int node, const void* src, uintptr_t dst, const StridedShape& s, Request* req) {
-  put_pieces(node, strided_pieces(src, dst, s, true), req);
+  auto p = strided_pieces(src, dst, s, true);
+  OfiImpl::Guard g(*impl_);
+  impl_->pieces(true, node, p, req);
 }
 
 void Ofi::get_strided(int node, uintptr_t src, void* dst, const StridedShape& s, Request* req) {
-  get_pieces(node, strided_pieces(dst, src, s, false), req);
+  auto p = strided_pieces(dst, src, s, false);
+  OfiImpl::Guard g(*impl_);
+  impl_->pieces(false, node, p, req);
 }
 
 }  // namespace armci::transport

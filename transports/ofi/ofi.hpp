@@ -47,8 +47,8 @@ class Ofi {
                   uint64_t seg0_key);
   // Segment descriptors exchanged by ARMCI_Malloc(_group).
   void learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key);
-  // True if [addr, addr+len) is in a known or discoverable segment of node.
-  bool reachable(int node, uintptr_t addr, std::size_t len, const char* call);
+  // ARMCI_THREAD_MULTIPLE: every call below may come from any thread.
+  void set_threaded(bool on);
 
   void put(int node, const void* src, uintptr_t dst, std::size_t n, Request* req);
   void get(int node, uintptr_t src, void* dst, std::size_t n, Request* req);

@@ -1,0 +1,60 @@
+#include "armci/address_table.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+namespace armci {
+
+void AddressTable::resize(int nprocs) {
+  n_ = static_cast<std::size_t>(nprocs);
+  procs_ = std::make_unique<PerProc[]>(n_);
+}
+
+void AddressTable::add(int proc, uintptr_t base, std::size_t len) {
+  if (len == 0) return;
+  std::unique_lock<std::shared_mutex> g(mu_);
+  auto& v = procs_[static_cast<std::size_t>(proc)].v;
+  auto it = std::lower_bound(v.begin(), v.end(), base,
+                             [](const Allocation& x, uintptr_t b) { return x.base < b; });
+  v.insert(it, Allocation{base, len});
+}
+
+void AddressTable::remove(int proc, uintptr_t base) {
+  std::unique_lock<std::shared_mutex> g(mu_);
+  PerProc& p = procs_[static_cast<std::size_t>(proc)];
+  auto it = std::lower_bound(p.v.begin(), p.v.end(), base,
+                             [](const Allocation& x, uintptr_t b) { return x.base < b; });
+  if (it != p.v.end() && it->base == base) p.v.erase(it);
+  p.last.store(0, std::memory_order_relaxed);
+}
+
+bool AddressTable::search(const PerProc& p, uintptr_t a, std::size_t len, Allocation* out) const {
+  auto it = std::upper_bound(p.v.begin(), p.v.end(), a,
+                             [](uintptr_t x, const Allocation& e) { return x < e.base; });
+  if (it == p.v.begin()) return false;
+  --it;
+  if (!inside(*it, a, len)) return false;
+  p.last.store(static_cast<uint32_t>(it - p.v.begin()), std::memory_order_relaxed);
+  if (out) *out = *it;
+  return true;
+}
+
+bool AddressTable::nearest(int proc, uintptr_t a, Allocation* out) const {
+  std::shared_lock<std::shared_mutex> g(mu_);
+  const auto& v = procs_[static_cast<std::size_t>(proc)].v;
+  if (v.empty()) return false;
+  auto dist = [a](const Allocation& x) {
+    if (a < x.base) return x.base - a;
+    return a - x.base < x.len ? uintptr_t{0} : a - (x.base + x.len) + 1;
+  };
+  *out = *std::min_element(v.begin(), v.end(),
+                           [&](const Allocation& x, const Allocation& y) { return dist(x) < dist(y); });
+  return true;
+}
+
+std::size_t AddressTable::live(int proc) const {
+  std::shared_lock<std::shared_mutex> g(mu_);
+  return procs_[static_cast<std::size_t>(proc)].v.size();
+}
+
+}  // namespace armci

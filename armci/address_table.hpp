@@ -1,0 +1,68 @@
+// Every live ARMCI_Malloc allocation this process may address, per owning
+// process, recorded when the allocation is made.  Checking a remote range is
+// one look-up here: a hit in the per-process last-found slot (operations come
+// in runs on one array) or one binary search; a range that is not wholly
+// inside one live allocation of that process is refused, so a put past the
+// end, into a freed block or with another process's address never lands.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <shared_mutex>
+#include <vector>
+
+namespace armci {
+
+struct Allocation {
+  uintptr_t base = 0;
+  std::size_t len = 0;
+};
+
+class AddressTable {
+ public:
+  void resize(int nprocs);
+  // Under ARMCI_THREAD_MULTIPLE a Malloc/Free on one thread may race with
+  // look-ups on others; single-threaded programs skip the lock.
+  void set_threaded(bool on) { threaded_ = on; }
+
+  void add(int proc, uintptr_t base, std::size_t len);
+  void remove(int proc, uintptr_t base);
+
+  // The allocation wholly holding [a, a+len) of proc; false if none.
+  bool find(int proc, uintptr_t a, std::size_t len, Allocation* out = nullptr) const {
+    if (!threaded_) return find_unlocked(proc, a, len, out);
+    std::shared_lock<std::shared_mutex> g(mu_);
+    return find_unlocked(proc, a, len, out);
+  }
+  // For error messages: the live allocation of proc closest to a.
+  bool nearest(int proc, uintptr_t a, Allocation* out) const;
+  std::size_t live(int proc) const;
+
+ private:
+  struct PerProc {
+    std::vector<Allocation> v;  // sorted by base, disjoint
+    mutable std::atomic<uint32_t> last{0};
+  };
+  bool find_unlocked(int proc, uintptr_t a, std::size_t len, Allocation* out) const {
+    const PerProc& p = procs_[static_cast<std::size_t>(proc)];
+    uint32_t i = p.last.load(std::memory_order_relaxed);
+    if (__builtin_expect(i < p.v.size() && inside(p.v[i], a, len), 1)) {
+      if (out) *out = p.v[i];
+      return true;
+    }
+    return search(p, a, len, out);
+  }
+  static bool inside(const Allocation& x, uintptr_t a, std::size_t len) {
+    // a - base cannot wrap once a >= base; written so that a + len never overflows.
+    return a >= x.base && a - x.base <= x.len && len <= x.len - (a - x.base);
+  }
+  bool search(const PerProc& p, uintptr_t a, std::size_t len, Allocation* out) const;
+
+  std::unique_ptr<PerProc[]> procs_;
+  std::size_t n_ = 0;
+  mutable std::shared_mutex mu_;
+  bool threaded_ = false;
+};
+
+}  // namespace armci

@@ -1,0 +1,167 @@
+// ARMCI_THREAD_MULTIPLE: several threads of every process call put, get,
+// accumulate, Rmw and the non-blocking calls at once, to every process (this
+// node and others), and every result is checked.  A handle opened on one
+// thread is completed by another's ARMCI_Wait.  Run under ThreadSanitizer by
+// the sanitizer check.
+#include <atomic>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "mp_check.hpp"
+
+using mp::me;
+using mp::nproc;
+
+namespace {
+
+constexpr int kThreads = 4;
+constexpr int kWords = 64;  // per (origin process, thread) region
+constexpr int kRounds = 300;
+
+class ThreadMultiple : public ::testing::Environment {
+ public:
+  void SetUp() override { ASSERT_EQ(ARMCI_Init_thread(ARMCI_THREAD_MULTIPLE), 0); }
+  void TearDown() override { ARMCI_Finalize(); }
+};
+const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new ThreadMultiple);
+
+// Where (origin, thread) writes in every process's array.
+long* region(long* base, int origin, int t) { return base + (static_cast<long>(origin) * kThreads + t) * kWords; }
+long value(int origin, int t, int round, int i) { return ((origin * 100L + t) * 1000L + round) * 100L + i; }
+
+template <typename F>
+void on_threads(F&& f) {
+  std::vector<std::thread> ts;
+  for (int t = 0; t < kThreads; ++t) ts.emplace_back([&f, t] { f(t); });
+  for (auto& th : ts) th.join();
+}
+
+}  // namespace
+
+class Threads : public mp::MpTest {};
+
+TEST_F(Threads, PutGetEveryTargetFromEveryThread) {
+  const std::size_t per_proc = static_cast<std::size_t>(nproc()) * kThreads * kWords;
+  mp::Shared<long> a(per_proc);
+  std::atomic<int> bad{0};
+  on_threads([&](int t) {
+    std::vector<long> src(kWords), back(kWords);
+    for (int round = 0; round < kRounds; ++round) {
+      const int p = (me() + t + round) % nproc();
+      for (int i = 0; i < kWords; ++i) src[static_cast<std::size_t>(i)] = value(me(), t, round, i);
+      long* dst = region(a.of(p), me(), t);
+      if (round % 2) {
+        if (ARMCI_Put(src.data(), dst, kWords * sizeof(long), p) != 0) ++bad;
+      } else {
+        armci_hdl_t h;
+        ARMCI_INIT_HANDLE(&h);
+        if (ARMCI_NbPut(src.data(), dst, kWords * sizeof(long), p, &h) != 0) ++bad;
+        ARMCI_Wait(&h);
+      }
+      ARMCI_Fence(p);
+      if (ARMCI_Get(dst, back.data(), kWords * sizeof(long), p) != 0) ++bad;
+      if (std::memcmp(back.data(), src.data(), kWords * sizeof(long)) != 0) ++bad;
+    }
+  });
+  EXPECT_EQ(bad.load(), 0) << "put/get mismatches";
+  ARMCI_Barrier();
+}
+
+TEST_F(Threads, StridedAndVectorFromEveryThread) {
+  const std::size_t per_proc = static_cast<std::size_t>(nproc()) * kThreads * kWords;
+  mp::Shared<long> a(per_proc);
+  std::atomic<int> bad{0};
+  on_threads([&](int t) {
+    // 8 rows of 4 longs, spread every 8 longs over the thread's region.
+    std::vector<long> src(32), back(32, 0);
+    for (int round = 0; round < kRounds / 4; ++round) {
+      const int p = (me() + 1 + t + round) % nproc();
+      for (int i = 0; i < 32; ++i) src[static_cast<std::size_t>(i)] = value(me(), t, round, i);
+      long* dst = region(a.of(p), me(), t);
+      int count[2] = {4 * sizeof(long), 8}, sstride[1] = {4 * sizeof(long)}, dstride[1] = {8 * sizeof(long)};
+      if (ARMCI_PutS(src.data(), sstride, dst, dstride, count, 1, p) != 0) ++bad;
+      ARMCI_Fence(p);
+      void* rp[8];
+      void* lp[8];
+      for (int r = 0; r < 8; ++r) {
+        rp[r] = dst + 8 * r;
+        lp[r] = back.data() + 4 * r;
+      }
+      armci_giov_t d = {rp, lp, 8, 4 * sizeof(long)};
+      if (ARMCI_GetV(&d, 1, p) != 0) ++bad;
+      if (back != src) ++bad;
+    }
+  });
+  EXPECT_EQ(bad.load(), 0) << "strided/vector mismatches";
+  ARMCI_Barrier();
+}
+
+TEST_F(Threads, AccumulateAndRmwSumsAreExact) {
+  mp::Shared<long> acc(kWords);
+  mp::Shared<int> counter(1);
+  mp::Shared<long> lcounter(1);
+  for (int i = 0; i < kWords; ++i) acc.mine()[i] = 0;
+  counter.mine()[0] = 0;
+  lcounter.mine()[0] = 0;
+  ARMCI_Barrier();
+  std::atomic<long> fetched_sum{0};
+  on_threads([&](int t) {
+    std::vector<long> ones(kWords, 1);
+    long scale = 1;
+    for (int round = 0; round < kRounds; ++round) {
+      for (int p = 0; p < nproc(); ++p) {
+        if ((round + t) % 2)
+          ARMCI_Acc(ARMCI_ACC_LNG, &scale, ones.data(), acc.of(p), kWords * sizeof(long), p);
+        else
+          ARMCI_NbAcc(ARMCI_ACC_LNG, &scale, ones.data(), acc.of(p), kWords * sizeof(long), p, nullptr);
+        int old = 0;
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, counter.of(p), 1, p);
+        fetched_sum += old;
+        long lold = 0;
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &lold, lcounter.of(p), 2, p);
+      }
+    }
+    (void)t;
+  });
+  ARMCI_WaitAll();
+  ARMCI_Barrier();
+  const long each = static_cast<long>(nproc()) * kThreads * kRounds;
+  for (int i = 0; i < kWords; ++i) EXPECT_EQ(acc.mine()[i], each) << "word " << i;
+  EXPECT_EQ(counter.mine()[0], each);
+  EXPECT_EQ(lcounter.mine()[0], 2 * each);
+  // Every fetch saw a distinct old value: over all processes the fetched
+  // values of one counter are 0..each-1, so the grand total is known.
+  long total = fetched_sum.load();
+  armci_msg_lgop(&total, 1, mp::op("+"));
+  EXPECT_EQ(total, static_cast<long>(nproc()) * (each * (each - 1) / 2));
+}
+
+// A handle opened on one thread and completed by ARMCI_Wait on another;
+// implicit operations of all threads completed by one ARMCI_WaitAll.
+TEST_F(Threads, HandlesCompletedByAnotherThread) {
+  const std::size_t per_proc = static_cast<std::size_t>(nproc()) * kThreads * kWords;
+  mp::Shared<long> a(per_proc);
+  std::vector<long> src(static_cast<std::size_t>(kThreads) * kWords);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = me() * 1000000L + static_cast<long>(i);
+  const int p = mp::right();
+  armci_hdl_t h[kThreads];
+  std::atomic<int> posted{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < kThreads; ++t)
+    ts.emplace_back([&, t] {
+      ARMCI_INIT_HANDLE(&h[t]);
+      ARMCI_NbPut(&src[static_cast<std::size_t>(t) * kWords], region(a.of(p), me(), t), kWords * sizeof(long), p, &h[t]);
+      ++posted;
+      while (posted.load() < kThreads) std::this_thread::yield();
+      ARMCI_Wait(&h[(t + 1) % kThreads]);  // a neighbour thread's handle
+      ARMCI_NbPut(&src[static_cast<std::size_t>(t) * kWords], region(a.of(p), me(), t) , kWords * sizeof(long), p, nullptr);
+    });
+  for (auto& th : ts) th.join();
+  ARMCI_WaitAll();
+  ARMCI_Barrier();
+  const int from = mp::left();
+  for (int t = 0; t < kThreads; ++t)
+    for (int i = 0; i < kWords; ++i)
+      ASSERT_EQ(region(a.mine(), from, t)[i], from * 1000000L + t * kWords + i) << "thread " << t << " word " << i;
+}
