@@ -25,7 +25,7 @@ void AddressTable::remove(int proc, uintptr_t base) {
   auto it = std::lower_bound(p.v.begin(), p.v.end(), base,
                              [](const Allocation& x, uintptr_t b) { return x.base < b; });
   if (it != p.v.end() && it->base == base) p.v.erase(it);
-  p.last.store(0, std::memory_order_relaxed);
+  p.hit = Allocation{};
 }
 
 bool AddressTable::search(const PerProc& p, uintptr_t a, std::size_t len, Allocation* out) const {
@@ -34,7 +34,7 @@ bool AddressTable::search(const PerProc& p, uintptr_t a, std::size_t len, Alloca
   if (it == p.v.begin()) return false;
   --it;
   if (!inside(*it, a, len)) return false;
-  p.last.store(static_cast<uint32_t>(it - p.v.begin()), std::memory_order_relaxed);
+  if (!threaded_) p.hit = *it;
   if (out) *out = *it;
   return true;
 }

@@ -4,8 +4,8 @@
 // in runs on one array) or one binary search; a range that is not wholly
 // inside one live allocation of that process is refused, so a put past the
 // end, into a freed block or with another process's address never lands.
+// (An empty `hit` of length 0 never matches: checked ranges are non-empty.)
 #pragma once
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -41,14 +41,16 @@ class AddressTable {
 
  private:
   struct PerProc {
+    // The last allocation found, by value: one compare on the hot path.
+    // Written only single-threaded (threaded look-ups search, under the
+    // reader lock, so no torn pair is ever read).
+    mutable Allocation hit;
     std::vector<Allocation> v;  // sorted by base, disjoint
-    mutable std::atomic<uint32_t> last{0};
   };
   bool find_unlocked(int proc, uintptr_t a, std::size_t len, Allocation* out) const {
     const PerProc& p = procs_[static_cast<std::size_t>(proc)];
-    uint32_t i = p.last.load(std::memory_order_relaxed);
-    if (__builtin_expect(i < p.v.size() && inside(p.v[i], a, len), 1)) {
-      if (out) *out = p.v[i];
+    if (__builtin_expect(inside(p.hit, a, len), 1)) {
+      if (out) *out = p.hit;
       return true;
     }
     return search(p, a, len, out);

@@ -17,6 +17,7 @@
 
 #include "armci.h"
 #include "message.h"
+#include "armci/runtime.hpp"
 #include "perf/bench_util.hpp"
 #include "perf/raw_ofi.hpp"
 
@@ -204,6 +205,33 @@ void verdict(const char* what, bool ok, const char* fmt, double v, double limit)
   std::printf("  %s\n", ok ? "MET" : "MISSED");
 }
 
+// What the remote-address check (ARMCI_CHECKS) costs: 8-byte put (+ fence
+// across nodes) and get with the check on and off, in alternating trials of
+// one run.  The bench links the runtime's internals to flip the switch.
+void check_cost(const char* where, int target, char* local, char* remote, bool remote_node) {
+  armci::Runtime& r = armci::rt();
+  const bool saved = r.checks;
+  const int it = remote_node ? 2000 : 200000;
+  auto put = [&](bool on) {
+    r.checks = on;
+    ARMCI_Put(local, remote, 8, target);
+    if (remote_node) ARMCI_Fence(target);
+  };
+  auto get = [&](bool on) {
+    r.checks = on;
+    ARMCI_Get(remote, local, 8, target);
+  };
+  auto [put_on, put_off] = per_call_paired([&] { put(true); }, [&] { put(false); }, it);
+  auto [get_on, get_off] = per_call_paired([&] { get(true); }, [&] { get(false); }, it);
+  r.checks = saved;
+  std::printf("address check, %s 8 B: put %.3f us checked, %.3f us unchecked; get %.3f / %.3f us\n", where,
+              put_on * 1e6, put_off * 1e6, get_on * 1e6, get_off * 1e6);
+  std::printf("RESULT armci_bench check_cost_%s_put %.1f ns\n", where, (put_on - put_off) * 1e9);
+  std::printf("RESULT armci_bench check_cost_%s_get %.1f ns\n", where, (get_on - get_off) * 1e9);
+  std::printf("RATIO check_%s_put %.3f\n", where, put_on / put_off);
+  std::printf("RATIO check_%s_get %.3f\n", where, get_on / get_off);
+}
+
 // Strided put/get of a 64 KiB payload cut into pieces of 8 B .. 16 KiB,
 // blocking (+ fence for put): how piece size decides between packed active
 // messages and RMA iovec batches (run once per ARMCI_OFI_PACK_BELOW value).
@@ -335,6 +363,10 @@ int main(int argc, char** argv) {
   }
   if (me == 0) {
     std::printf("\n");
+    char* tgt_intra = intra > 0 ? static_cast<char*>(ptrs[static_cast<std::size_t>(intra)]) : nullptr;
+    char* tgt_inter = inter > 0 ? static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]) : nullptr;
+    if (intra > 0) check_cost("intra", intra, local.data(), tgt_intra, false);
+    if (inter > 0) check_cost("inter", inter, local.data(), tgt_inter, true);
     if (const Row* r = row_of(intra_rows, 8)) {
       verdict("intra-node 8-byte put", r->put * 1e6 <= 0.15, "%.3f us (<= %.2f us)", r->put * 1e6, 0.15);
       verdict("intra-node 8-byte get", r->get * 1e6 <= 0.15, "%.3f us (<= %.2f us)", r->get * 1e6, 0.15);

@@ -2,7 +2,8 @@
 # Sanitizer builds of the library and a subset of the test programs, run on
 # one node and across 2 virtual nodes.  Any sanitizer report fails the run.
 #   asan: AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer)
-#   tsan: ThreadSanitizer: the node agent's thread (inter-node accumulates,
+#   tsan: ThreadSanitizer: application threads calling at once (test_threads)
+#         and the node agent's thread (inter-node accumulates,
 #         locks, heap growth) against the application thread of its process
 # Each builds in BUILDDIR/<name> (reused).  SANITIZERS=asan,tsan picks which.
 build=$1
@@ -72,11 +73,11 @@ for k in $kinds; do
     asan)
       run asan "ASan+UBSan" "ERROR: (Address|Leak)Sanitizer|runtime error:" \
         tests/test_basic tests/test_rma tests/test_strided tests/test_acc tests/test_internode \
-        tests/test_message ;;
+        tests/test_message tests/test_threads ;;
     tsan)
       run tsan "TSan" "ThreadSanitizer" \
         tests/test_basic tests/test_progress tests/test_rma tests/test_acc tests/test_atomics \
-        tests/test_memory tests/test_groups tests/test_internode tests/test_errors ;;
+        tests/test_memory tests/test_groups tests/test_internode tests/test_errors tests/test_threads ;;
     *) echo "FAIL sanitizer: unknown kind '$k' in SANITIZERS" ;;
   esac
 done

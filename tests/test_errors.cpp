@@ -68,6 +68,8 @@ class Errors : public mp::MpTest {
 
 TEST_F(Errors, BadProcessIds) {
   mp::Shared<int> a(16);
+  for (int i = 0; i < 16; ++i) a.mine()[i] = 0;  // ARMCI_Malloc does not clear
+  ARMCI_Barrier();
   int buf[16] = {}, one = 1;
   for (int bad : {nproc(), -1, INT_MAX}) {
     const std::string what = "process id " + std::to_string(bad);
@@ -200,6 +202,8 @@ TEST_F(Errors, RemoteOutsideTheAllocation) {
 
 TEST_F(Errors, StrideLevelsAndCounts) {
   mp::Shared<int> a(64);
+  for (int i = 0; i < 64; ++i) a.mine()[i] = 0;  // ARMCI_Malloc does not clear
+  ARMCI_Barrier();
   int buf[64] = {}, one = 1;
   const int t = right();
   int st[9] = {8, 16, 32, 64, 128, 256, 512, 1024, 2048};
