@@ -5,9 +5,8 @@
 
 #include "armci/collectives.hpp"
 #include "armci/errors.hpp"
-#include "armci/fence.hpp"
+#include "armci/route.hpp"
 #include "armci/runtime.hpp"
-#include "transports/ofi/ofi.hpp"
 
 namespace armci {
 
@@ -129,7 +128,7 @@ int Allocations::malloc(Runtime& rt, const Team& t, std::size_t bytes, void** pt
     if (!e.base) continue;
     int nd = rt.topo.node_of[static_cast<std::size_t>(t.world(i))];
     node_base[static_cast<std::size_t>(nd)] = e.base;
-    if (rt.ofi) rt.ofi->learn_segment(nd, e.seg, e.seg_off, e.seg_size, e.seg_key);
+    route::learn_segment(rt, nd, e.seg, e.seg_off, e.seg_size, e.seg_key);
   }
   std::vector<NodeLayout> layouts(static_cast<std::size_t>(rt.topo.nnodes));
   std::vector<char> have(static_cast<std::size_t>(rt.topo.nnodes), 0);
@@ -173,7 +172,7 @@ int Allocations::malloc(Runtime& rt, const Team& t, std::size_t bytes, void** pt
 
 int Allocations::free(Runtime& rt, const Team& t, void* ptr, const char* call) {
   // My operations into the memory must be complete before anyone frees it.
-  fence_all(rt);
+  route::fence_all(rt);
   std::vector<void*> ptrs(static_cast<std::size_t>(t.size()));
   coll::allgather(rt, t, &ptr, sizeof ptr, ptrs.data());
   auto it = std::find_if(live_.begin(), live_.end(),

@@ -11,7 +11,7 @@
 #include "armci/mutexes.hpp"
 #include "armci/runtime.hpp"
 #include "armci/validate.hpp"
-#include "transports/ofi/ofi.hpp"
+#include "armci/route.hpp"
 
 using namespace armci;
 
@@ -129,7 +129,7 @@ void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
 
 void ARMCIX_Progress(void) {
   Runtime& r = checked_rt("ARMCIX_Progress");
-  if (r.ofi) r.ofi->progress();
+  route::progress(r);
 }
 
 }  // extern "C"

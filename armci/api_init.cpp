@@ -10,7 +10,7 @@
 #include "armci/mpi_interop.hpp"
 #include "armci/runtime.hpp"
 #include "armci/validate.hpp"
-#include "transports/ofi/ofi.hpp"
+#include "armci/route.hpp"
 #include "armci/profiling.hpp"
 
 using armci::Runtime;
@@ -22,7 +22,7 @@ std::string stats_report(Runtime& r) {
   std::string s = r.stats.text();
   s += " node_registrations=" + std::to_string(r.heap->ctl().registrations.load());
   s += " node_segments=" + std::to_string(r.heap->ctl().nsegments.load());
-  s += " key_table_entries=" + std::to_string(r.ofi ? r.ofi->key_table_entries() : 0);
+  s += " key_table_entries=" + std::to_string(armci::route::key_table_entries(r));
   s += " live_allocations=" + std::to_string(r.allocations.live());
   if (const auto* pool = r.allocations.local_pool()) {
     const auto c = pool->counters();

@@ -1,7 +1,6 @@
 // Completion, synchronisation, atomics, mutexes and notification.
 #include "armci/armci.h"
 #include "armci/collectives.hpp"
-#include "armci/fence.hpp"
 #include "armci/route.hpp"
 #include "armci/validate.hpp"
 #include "armci/profiling.hpp"
@@ -14,8 +13,7 @@ int PARMCI_Wait(armci_hdl_t* h) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Wait");
   if (!h) bad_arg("ARMCI_Wait", "handle pointer is NULL");
-  if (Request* q = r.handles.lookup(*h)) r.ofi->wait(*q);
-  r.handles.release(h);
+  route::wait(r, h);
   return 0;
   ARMCI_API_CATCH(kErrBadArg)
 }
@@ -24,11 +22,7 @@ int PARMCI_Test(armci_hdl_t* h) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Test");
   if (!h) bad_arg("ARMCI_Test", "handle pointer is NULL");
-  Request* q = r.handles.lookup(*h);
-  if (!q) return 0;
-  if (!r.ofi->test(*q)) return 1;
-  r.handles.release(h);
-  return 0;
+  return route::test(r, h) ? 0 : 1;
   ARMCI_API_CATCH(kErrBadArg)
 }
 
@@ -36,14 +30,14 @@ int PARMCI_WaitProc(int proc) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_WaitProc");
   check_proc(r, "ARMCI_WaitProc", proc);
-  if (!route::local(proc)) r.ofi->wait_node(route::node(proc));
+  route::wait_proc(r, proc);
   return 0;
   ARMCI_API_CATCH(kErrBadArg)
 }
 
 int PARMCI_WaitAll(void) {
   Runtime& r = checked_rt("ARMCI_WaitAll");
-  if (r.ofi) r.ofi->wait_all();
+  route::wait_all(r);
   return 0;
 }
 
@@ -55,23 +49,23 @@ void PARMCI_Fence(int proc) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Fence");
   check_proc(r, "ARMCI_Fence", proc);
-  fence_proc(r, proc);
+  route::fence(r, proc);
   ARMCI_API_CATCH_VOID
 }
 
-void PARMCI_AllFence(void) { fence_all(checked_rt("ARMCI_AllFence")); }
+void PARMCI_AllFence(void) { route::fence_all(checked_rt("ARMCI_AllFence")); }
 
 void PARMCI_GroupFence(ARMCI_Group* group) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_GroupFence");
   if (!group) bad_arg("ARMCI_GroupFence", "group is NULL");
-  for (int w : r.groups.team(*group, "ARMCI_GroupFence").members) fence_proc(r, w);
+  for (int w : r.groups.team(*group, "ARMCI_GroupFence").members) route::fence(r, w);
   ARMCI_API_CATCH_VOID
 }
 
 void PARMCI_Barrier(void) {
   Runtime& r = checked_rt("ARMCI_Barrier");
-  fence_all(r);
+  route::fence_all(r);
   coll::barrier(r, r.groups.default_team());
 }
 
@@ -94,12 +88,7 @@ int rmw(const char* call, int op, void* ploc, void* prem, long extra, int proc) 
   if (reinterpret_cast<uintptr_t>(prem) % size)
     bad_arg(call, "remote address %p is not aligned to %zu bytes", prem, size);
   check_remote(r, call, "remote address", proc, prem, size);
-  if (route::rmw_by_cpu(proc, op)) {
-    transport::shm::rmw(op, ploc, prem, extra);
-    ++r.stats.local_ops;
-  } else {
-    r.ofi->rmw(route::node(proc), op, ploc, reinterpret_cast<uintptr_t>(prem), extra);
-  }
+  route::rmw(r, proc, op, ploc, prem, extra);
   return 0;
 }
 
@@ -158,7 +147,7 @@ int parmci_notify(int proc) {
   s.flag = r.mailbox.notices_addr(proc, r.me());
   s.flag_val = sent;
   s.wake_flag = true;
-  route::signal(proc, s);
+  route::signal(r, proc, s);
   return static_cast<int>(sent);
   ARMCI_API_CATCH(kErrBadArg)
 }

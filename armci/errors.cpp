@@ -26,4 +26,8 @@ void bad_arg(const char* call, const char* fmt, ...) {
   fatal(call, "%s", msg);
 }
 
+void uncaught(const char* what) noexcept {
+  fatal("ARMCI", "internal error inside a public call: %s (out of memory?)", what);
+}
+
 }  // namespace armci

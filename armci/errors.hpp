@@ -3,6 +3,8 @@
 // ARMCI_ERRORS=return the call prints the message and returns an error code
 // instead (for tools and tests).
 #pragma once
+#include <exception>
+
 #include "common/log.hpp"
 
 namespace armci {
@@ -17,6 +19,9 @@ inline constexpr int kErrNoMem = -12;
 
 [[noreturn]] void bad_arg(const char* call, const char* fmt, ...)
     __attribute__((format(printf, 2, 3)));
+// Anything else thrown inside a public call (std::bad_alloc, a library
+// error): reported and the job ended, never unwound into C or Fortran.
+[[noreturn]] void uncaught(const char* what) noexcept;
 
 }  // namespace armci
 
@@ -27,9 +32,15 @@ inline constexpr int kErrNoMem = -12;
   catch (const ::armci::ArgError& e) {   \
     (void)e;                             \
     return ret;                          \
+  }                                      \
+  catch (const std::exception& e) {      \
+    ::armci::uncaught(e.what());         \
   }
 #define ARMCI_API_CATCH_VOID             \
   }                                      \
   catch (const ::armci::ArgError&) {     \
     return;                              \
+  }                                      \
+  catch (const std::exception& e) {      \
+    ::armci::uncaught(e.what());         \
   }

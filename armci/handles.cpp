@@ -25,7 +25,7 @@ Request* Handles::lookup_unlocked(armci_hdl_t h) {
   return &r;
 }
 
-Request* Handles::for_handle(armci_hdl_t* h, int node) {
+Request* Handles::for_handle(armci_hdl_t* h) {
   if (!h) return nullptr;
   auto g = guard();
   if (Request* r = lookup_unlocked(*h)) return r;  // aggregate onto a pending handle
@@ -40,9 +40,7 @@ Request* Handles::for_handle(armci_hdl_t* h, int node) {
   Request& r = slots_[slot];
   r.in_use = true;
   r.pending = 0;
-  r.node = node;
   ++r.gen;
-  ++open_;
   *h = encode(slot, r.gen);
   return &r;
 }
@@ -55,7 +53,6 @@ void Handles::release(armci_hdl_t* h) {
   if (!r) return;
   r->in_use = false;
   free_.push_back((static_cast<uint32_t>(id) & kSlotMask) - 1);
-  --open_;
 }
 
 }  // namespace armci

@@ -135,7 +135,7 @@ void Mailbox::send(uint32_t ctx, int tag, int to, const void* buf, std::size_t l
       s.data_dst = slot + kPieceHdr;
       s.data = staging_.data();
       s.len = static_cast<uint32_t>(kPieceHdr + n);
-      route::signal(to, s);
+      route::signal(rt(), to, s);
     }
     ++seq;
     off += n;
@@ -174,8 +174,7 @@ void Mailbox::consume(int sender) {
       ack.flag_val = owed_[si];
       ack.bell = area_of(sender);
       owed_[si] = 0;
-      if (route::local(sender)) transport::apply_signal(ack);
-      else route::signal(sender, ack);
+      route::signal(rt(), sender, ack);
     }
     if (a.got == a.data.size()) {
       arrived_.push_back(Message{sender, a.ctx, a.tag, std::move(a.data)});

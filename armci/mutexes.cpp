@@ -2,16 +2,11 @@
 
 #include "armci/collectives.hpp"
 #include "armci/errors.hpp"
-#include "armci/fence.hpp"
+#include "armci/route.hpp"
 #include "armci/runtime.hpp"
 #include "common/shared_sync.hpp"
-#include "transports/ofi/ofi.hpp"
 
 namespace armci {
-
-using transport::ticket_release;
-using transport::ticket_take;
-using transport::ticket_try;
 
 int MutexSet::create(Runtime& rt, const Team& t, int num, const char* call) {
   if (num < 0) bad_arg(call, "number of mutexes %d is negative", num);
@@ -54,37 +49,19 @@ TicketLock* MutexSet::address(int mutex, int proc, const char* call) {
 void MutexSet::lock(Runtime& rt, int mutex, int proc, const char* call) {
   TicketLock* l = address(mutex, proc, call);
   const int w = world_of(proc);
-  if (!rt.topo.same_node(w)) {
-    rt.ofi->lock(rt.topo.node_of[static_cast<std::size_t>(w)], reinterpret_cast<uintptr_t>(l));
-    return;
-  }
-  const uint32_t t = ticket_take(*l);
-  wait_on_word(&l->serving, [&] { return l->serving.load(std::memory_order_acquire) == t; }, call,
-               "a mutex held by another process");
+  route::lock(rt, w, l);
 }
 
 bool MutexSet::trylock(Runtime& rt, int mutex, int proc, const char* call) {
   TicketLock* l = address(mutex, proc, call);
   const int w = world_of(proc);
-  if (!rt.topo.same_node(w))
-    return rt.ofi->trylock(rt.topo.node_of[static_cast<std::size_t>(w)], reinterpret_cast<uintptr_t>(l));
-  return ticket_try(*l);
+  return route::trylock(rt, w, l);
 }
 
 void MutexSet::unlock(Runtime& rt, int mutex, int proc, const char* call) {
   TicketLock* l = address(mutex, proc, call);
   const int w = world_of(proc);
-  if (!rt.topo.same_node(w)) {
-    // Data written under the lock must be in place before the next holder.
-    rt.ofi->unlock(rt.topo.node_of[static_cast<std::size_t>(w)], reinterpret_cast<uintptr_t>(l));
-    return;
-  }
-  fence_all(rt);
-  ticket_release(*l);
-  if (l->remote_waiters.load(std::memory_order_acquire) != 0) {
-    // The agent holds tickets for remote lockers: tell it to look.
-    rt.heap->poke_agent();
-  }
+  route::unlock(rt, w, l);
 }
 
 }  // namespace armci

@@ -1,15 +1,16 @@
 // The operations behind Put/Get/Acc in all their shapes (contiguous, strided,
-// vector; blocking or not), after argument checks: route to load/store on
-// this node or to libfabric, and tie inter-node completions to handles.
+// vector; blocking or not): check the arguments, then hand the operation to
+// the router (armci/route.hpp).
 #pragma once
 #include "armci/armci.h"
+#include "armci/route.hpp"
 #include "armci/runtime.hpp"
 #include "transports/strided.hpp"
 
 namespace armci::rma {
 
 // h: nullptr = blocking; kImplicit = non-blocking without handle; else handle.
-inline armci_hdl_t* const kImplicit = reinterpret_cast<armci_hdl_t*>(uintptr_t{1});
+using route::kImplicit;
 
 int put(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_t* h);
 int get(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_t* h);
@@ -25,19 +26,6 @@ int putv(const char* call, armci_giov_t* darr, int len, int proc, armci_hdl_t* h
 int getv(const char* call, armci_giov_t* darr, int len, int proc, armci_hdl_t* h);
 int accv(const char* call, int optype, void* scale, armci_giov_t* darr, int len, int proc,
          armci_hdl_t* h);
-// The transport request of an inter-node operation: a stack one for blocking
-// calls (waited for in finish()), the handle's, or none (implicit).  A handle
-// whose operations completed while posting is released at once.
-struct Completion {
-  Runtime& r;
-  armci_hdl_t* h;
-  Request stack{};
-  Request* req = nullptr;
-
-  Completion(Runtime& rt_, armci_hdl_t* h_, int node);
-  void finish();
-};
-
 void packed_strides(int levels, const int* count, int* out);
 // armci_read_strided (read: region -> buf) and armci_write_strided.
 int local_strided(const char* call, bool read, void* ptr, int levels, int* stride_arr, int* count,

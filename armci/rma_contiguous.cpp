@@ -7,16 +7,6 @@
 
 namespace armci::rma {
 
-Completion::Completion(Runtime& rt_, armci_hdl_t* h_, int node) : r(rt_), h(h_) {
-  if (!h) req = &stack;
-  else if (h != kImplicit) req = r.handles.for_handle(h, node);
-}
-
-void Completion::finish() {
-  if (!h) r.ofi->wait(stack);
-  else if (req && req->pending == 0) r.handles.release(h);
-}
-
 int put(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_t* h) {
   Runtime& r = checked_rt(call);
   check_proc(r, call, proc);
@@ -25,14 +15,7 @@ int put(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "source", src, n);
   check_remote(r, call, "destination", proc, dst, n);
-  if (route::local(proc)) {
-    transport::shm::put(src, dst, n);
-    ++r.stats.local_ops;
-    return 0;
-  }
-  Completion c(r, h, route::node(proc));
-  r.ofi->put(route::node(proc), src, reinterpret_cast<uintptr_t>(dst), n, c.req);
-  c.finish();
+  route::put(r, proc, src, dst, n, h);
   return 0;
 }
 
@@ -44,14 +27,7 @@ int get(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "destination", dst, n);
   check_remote(r, call, "source", proc, src, n);
-  if (route::local(proc)) {
-    transport::shm::get(src, dst, n);
-    ++r.stats.local_ops;
-    return 0;
-  }
-  Completion c(r, h, route::node(proc));
-  r.ofi->get(route::node(proc), reinterpret_cast<uintptr_t>(src), dst, n, c.req);
-  c.finish();
+  route::get(r, proc, src, dst, n, h);
   return 0;
 }
 
@@ -66,12 +42,7 @@ int acc(const char* call, int optype, void* scale, void* src, void* dst, long by
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "source", src, n);
   check_remote(r, call, "destination", proc, dst, n);
-  if (route::acc_by_cpu(proc, optype)) {
-    transport::shm::acc(r.heap->ctl(), r.heap->base(), optype, scale, src, dst, n);
-    ++r.stats.local_ops;
-    return 0;
-  }
-  r.ofi->acc(route::node(proc), optype, scale, src, reinterpret_cast<uintptr_t>(dst), n);
+  route::acc(r, proc, optype, scale, src, dst, n);
   return 0;
 }
 
@@ -83,7 +54,7 @@ void set_flag(const char* call, int* flag, int value, int proc) {
   s.flag = reinterpret_cast<uintptr_t>(flag);
   s.flag_val = static_cast<uint32_t>(value);
   s.wake_flag = true;
-  route::signal(proc, s);
+  route::signal(r, proc, s);
 }
 
 }  // namespace armci::rma

@@ -1,6 +1,7 @@
 #include "armci/rma.hpp"
 #include "armci/route.hpp"
 #include "armci/validate.hpp"
+#include "transports/shm_ops.hpp"
 #include "armci/profiling.hpp"
 
 namespace armci::rma {
@@ -49,14 +50,7 @@ int puts(const char* call, void* src, int* ss, void* dst, int* ds, int* count, i
   Runtime& r = checked_rt(call);
   transport::StridedShape s = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true);
   if (s.empty()) return 0;
-  if (route::local(proc)) {
-    transport::shm::put_strided(src, dst, s);
-    ++r.stats.local_ops;
-    return 0;
-  }
-  Completion c(r, h, route::node(proc));
-  r.ofi->put_strided(route::node(proc), src, reinterpret_cast<uintptr_t>(dst), s, c.req);
-  c.finish();
+  route::put_strided(r, proc, src, dst, s, h);
   return 0;
 }
 
@@ -65,14 +59,7 @@ int gets(const char* call, void* src, int* ss, void* dst, int* ds, int* count, i
   Runtime& r = checked_rt(call);
   transport::StridedShape s = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, false);
   if (s.empty()) return 0;
-  if (route::local(proc)) {
-    transport::shm::put_strided(src, dst, s);  // a copy either way on one node
-    ++r.stats.local_ops;
-    return 0;
-  }
-  Completion c(r, h, route::node(proc));
-  r.ofi->get_strided(route::node(proc), reinterpret_cast<uintptr_t>(src), dst, s, c.req);
-  c.finish();
+  route::get_strided(r, proc, src, dst, s, h);
   return 0;
 }
 
@@ -84,12 +71,7 @@ int accs(const char* call, int optype, void* scale, void* src, int* ss, void* ds
   check_acc(call, optype, scale, count[0]);
   transport::StridedShape s = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true);
   if (s.empty()) return 0;
-  if (route::acc_by_cpu(proc, optype)) {
-    transport::shm::acc_strided(r.heap->ctl(), r.heap->base(), optype, scale, src, dst, s);
-    ++r.stats.local_ops;
-    return 0;
-  }
-  r.ofi->acc_strided(route::node(proc), optype, scale, src, reinterpret_cast<uintptr_t>(dst), s);
+  route::acc_strided(r, proc, optype, scale, src, dst, s);
   return 0;
 }
 

@@ -12,9 +12,9 @@ namespace {
 enum class Dir { Put, Get, Acc };
 
 // Validates every remote piece and collects (local, remote, bytes) triples.
-std::vector<transport::Ofi::Piece> pieces(Runtime& r, const char* call, armci_giov_t* darr, int len,
+std::vector<transport::Piece> pieces(Runtime& r, const char* call, armci_giov_t* darr, int len,
                                           int proc, Dir dir) {
-  std::vector<transport::Ofi::Piece> out;
+  std::vector<transport::Piece> out;
   for (int i = 0; i < len; ++i) {
     const armci_giov_t& d = darr[i];
     if (d.bytes == 0) continue;
@@ -41,26 +41,9 @@ int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* 
     for (int i = 0; i < len; ++i) check_acc(call, optype, scale, darr[i].bytes);
   auto ps = pieces(r, call, darr, len, proc, dir);
   if (ps.empty()) return 0;
-  const bool by_cpu = dir == Dir::Acc ? route::acc_by_cpu(proc, optype) : route::local(proc);
-  if (by_cpu) {
-    for (const auto& p : ps) {
-      void* remote = reinterpret_cast<void*>(p.remote);
-      if (dir == Dir::Put) transport::shm::put(p.local, remote, p.bytes);
-      else if (dir == Dir::Get) transport::shm::get(remote, const_cast<void*>(p.local), p.bytes);
-      else transport::shm::acc(r.heap->ctl(), r.heap->base(), optype, scale, p.local, remote, p.bytes);
-    }
-    r.stats.local_ops += ps.size();
-    return 0;
-  }
-  const int node = route::node(proc);
-  if (dir == Dir::Acc) {
-    r.ofi->acc_pieces(node, optype, scale, ps);
-    return 0;
-  }
-  Completion c(r, h, node);
-  if (dir == Dir::Put) r.ofi->put_pieces(node, ps, c.req);
-  else r.ofi->get_pieces(node, ps, c.req);
-  c.finish();
+  if (dir == Dir::Put) route::put_pieces(r, proc, ps, h);
+  else if (dir == Dir::Get) route::get_pieces(r, proc, ps, h);
+  else route::acc_pieces(r, proc, optype, scale, ps);
   return 0;
 }
 

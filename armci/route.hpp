@@ -1,28 +1,64 @@
-// The router: one branch per operation picks load/store (same node) or
-// libfabric (other node), from the per-process table built at start-up.
+// The router: every ARMCI operation, after its arguments are checked, comes
+// here with its target process and leaves through exactly one transport:
+// transports/shm.hpp for the caller's node, transports/ofi for the others
+// (and for accumulates/Rmw on this node too when the NIC does them natively:
+// NIC atomics are not atomic with respect to CPU ones).  Statistics and
+// non-blocking completion (armci_hdl_t) are done here, once, for all calls.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
-#include "armci/runtime.hpp"
-#include "transports/ofi/ofi.hpp"
-#include "transports/shm_ops.hpp"
+#include "armci/armci.h"
+#include "transports/piece.hpp"
+#include "transports/signal.hpp"
+#include "transports/strided.hpp"
+
+namespace armci {
+class Runtime;
+}
 
 namespace armci::route {
 
-inline bool local(int proc) { return rt().topo.same_node(proc); }
-inline int node(int proc) { return rt().topo.node_of[static_cast<std::size_t>(proc)]; }
+// h: nullptr = blocking; kImplicit = non-blocking without handle; else handle.
+inline armci_hdl_t* const kImplicit = reinterpret_cast<armci_hdl_t*>(uintptr_t{1});
 
-// Accumulates and Rmw go through the NIC for every target, this node's
-// included, when the provider does them natively (ARMCI_OFI_ATOMICS=1):
-// NIC atomics are not atomic with respect to CPU ones.
-inline bool acc_by_cpu(int proc, int optype) {
-  return local(proc) && !(rt().ofi && rt().ofi->native_acc(optype));
-}
-inline bool rmw_by_cpu(int proc, int op) { return local(proc) && !(rt().ofi && rt().ofi->native_rmw(op)); }
+using transport::Piece;
+using transport::StridedShape;
 
-inline void signal(int proc, const transport::Signal& s) {
-  if (local(proc)) transport::apply_signal(s);
-  else rt().ofi->signal(node(proc), s);
-}
+bool local(int proc);  // on the caller's node: reachable by load/store
+int node(int proc);
+
+void put(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
+void get(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
+void acc(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst, std::size_t n);
+void put_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h);
+void get_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h);
+void acc_strided(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst,
+                 const StridedShape& s);
+void put_pieces(Runtime& r, int proc, const std::vector<Piece>& p, armci_hdl_t* h);
+void get_pieces(Runtime& r, int proc, const std::vector<Piece>& p, armci_hdl_t* h);
+void acc_pieces(Runtime& r, int proc, int optype, const void* scale, const std::vector<Piece>& p);
+void rmw(Runtime& r, int proc, int op, void* ploc, void* prem, long extra);
+void signal(Runtime& r, int proc, const transport::Signal& s);
+// ARMCI mutexes: a TicketLock in proc's memory.
+void lock(Runtime& r, int proc, void* lock);
+bool trylock(Runtime& r, int proc, void* lock);
+void unlock(Runtime& r, int proc, void* lock);
+
+// Remote completion of earlier operations to proc / to everyone.
+void fence(Runtime& r, int proc);
+void fence_all(Runtime& r);
+// Local completion: one handle, one process's implicit operations, all.
+void wait(Runtime& r, armci_hdl_t* h);
+bool test(Runtime& r, armci_hdl_t* h);  // true: complete
+void wait_proc(Runtime& r, int proc);
+void wait_all(Runtime& r);
+void progress(Runtime& r);
+
+// Registration keys of a new node allocation, from ARMCI_Malloc's exchange:
+// only the inter-node transport needs them.
+void learn_segment(Runtime& r, int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key);
+std::size_t key_table_entries(Runtime& r);
 
 }  // namespace armci::route

@@ -9,9 +9,10 @@
 #include <sstream>
 
 #include "armci/collectives.hpp"
-#include "armci/fence.hpp"
+#include "armci/route.hpp"
 #include "armci/mpi_interop.hpp"
 #include "transports/ofi/ofi.hpp"
+#include "transports/shm.hpp"
 
 namespace armci {
 
@@ -116,6 +117,7 @@ Runtime::Runtime(const InitOptions& opts) {
                                             static_cast<uint32_t>(topo.my_local()),
                                             is_leader() ? &heap_service->control() : nullptr, backing);
   heap->ctl().procs[topo.my_local()].numa_node.store(numa->my_node());
+  shm = std::make_unique<transport::Shm>(*heap);
 
   node_heap_base.assign(static_cast<std::size_t>(topo.nnodes), 0);
   node_heap_base[static_cast<std::size_t>(topo.my_node())] = heap->base();
@@ -209,7 +211,7 @@ void Runtime::finalize_sequence() {
   // Everything this process sent is complete at its target, then everyone
   // waits for everyone (outside our own transport, so nothing is in flight
   // afterwards) before any agent stops.
-  fence_all(*this);
+  route::fence_all(*this);
   boot->fence(topo.world);
   if (knobs.STATS) {
     std::string s = stats.text();
@@ -231,6 +233,7 @@ void Runtime::finalize_sequence() {
     agent->stop();
     verbose(2, "node agent loop: %s", agent->counters().c_str());
   }
+  shm.reset();
   heap.reset();
   ofi_agent.reset();
   heap_service.reset();

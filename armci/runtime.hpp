@@ -27,6 +27,7 @@ namespace armci {
 namespace transport {
 class Ofi;
 class OfiAgent;
+class Shm;
 }
 
 struct InitOptions {
@@ -53,6 +54,7 @@ class Runtime {
   std::unique_ptr<transport::OfiAgent> ofi_agent;
   // Every process.
   std::unique_ptr<memory::NodeHeap> heap;
+  std::unique_ptr<transport::Shm> shm;  // this node's processes, by load/store
   std::unique_ptr<transport::Ofi> ofi;  // null when the world is one node
   std::vector<uintptr_t> node_heap_base;  // per node
   Mailbox mailbox;

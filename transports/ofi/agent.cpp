@@ -343,7 +343,5 @@ uint64_t OfiAgent::register_segment(uint32_t index, void* addr, std::size_t len)
 }
 
 void OfiAgent::lock_released() { impl_->check_waiters(); }
-unsigned OfiAgent::registrations() const { return impl_->registrations; }
-std::string OfiAgent::describe() const { return impl_->ep.caps.describe(); }
 
 }  // namespace armci::transport

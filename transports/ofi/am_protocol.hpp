@@ -45,24 +45,34 @@ inline AmBudget am_budget(std::size_t rx_queue, int senders) {
 // Room for a signal's payload (mailbox pieces) in one active message.
 inline constexpr std::size_t kSignalPayloadMax = kAmMax - 256;
 
+// Active-message kinds: transports/ofi/am_ops.def.
 enum class AmOp : uint16_t {
-  Acc = 1,     // pieces + data: dst += scale * src under the node's stripe locks
-  PutPieces,   // pieces + data: scattered into the heap (many small pieces)
-  GetPieces,   // pieces: the reply carries their data
-  Rmw,         // arg0 = address, arg1 = operand; reply value = old value
-  Signal,      // SignalWire + payload
-  Lock,        // arg0 = ticket lock address; reply when granted
-  Unlock,      // arg0 = ticket lock address
-  SegQuery,    // arg0 = address; reply a/b/c = segment off/size/key, value = index
-  TryLock,     // arg0 = ticket lock address; reply value = 1 if taken, 0 if busy
+  None = 0,
+#define X(e, name, reply) e,
+#include "transports/ofi/am_ops.def"
+#undef X
+  RequestEnd,
   Reply = 100,
 };
 // Requests are 1..kAmRequestKinds-1 (ARMCI_STATS counts them by kind).
-constexpr int kAmRequestKinds = static_cast<int>(AmOp::TryLock) + 1;
+constexpr int kAmRequestKinds = static_cast<int>(AmOp::RequestEnd);
+enum class AmReply : uint8_t { None, Counted, Scatter, Waited };
 inline const char* am_op_name(int op) {
-  static const char* const kNames[kAmRequestKinds] = {"?",      "acc",  "put_pieces", "get_pieces", "rmw",
-                                                      "signal", "lock", "unlock",     "seg_query",  "trylock"};
+  static const char* const kNames[kAmRequestKinds] = {"?",
+#define X(e, name, reply) #name,
+#include "transports/ofi/am_ops.def"
+#undef X
+  };
   return op > 0 && op < kAmRequestKinds ? kNames[op] : "?";
+}
+inline AmReply am_reply(AmOp op) {
+  static const AmReply kReply[kAmRequestKinds] = {AmReply::None,
+#define X(e, name, reply) AmReply::reply,
+#include "transports/ofi/am_ops.def"
+#undef X
+  };
+  const int i = static_cast<int>(op);
+  return i > 0 && i < kAmRequestKinds ? kReply[i] : AmReply::None;
 }
 
 struct AmHeader {

@@ -137,7 +137,6 @@ Endpoint::Endpoint(const EndpointOptions& opt) {
   caps.max_msg = info->ep_attr->max_msg_size;
   caps.iov_limit = std::max<std::size_t>(1, info->tx_attr->iov_limit);
   caps.rma_iov_limit = std::max<std::size_t>(1, info->tx_attr->rma_iov_limit);
-  caps.tx_size = info->tx_attr->size;
   caps.rx_size = info->rx_attr->size;
   caps.msg_order = info->tx_attr->msg_order;
   caps.manual_progress = info->domain_attr->data_progress == FI_PROGRESS_MANUAL;

@@ -26,7 +26,6 @@ struct Caps {
   std::size_t max_msg = 0;
   std::size_t iov_limit = 1;
   std::size_t rma_iov_limit = 1;
-  std::size_t tx_size = 0;
   std::size_t rx_size = 0;
   uint64_t msg_order = 0;
   bool manual_progress = true;

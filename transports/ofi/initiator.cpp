@@ -8,6 +8,7 @@
 
 #include "armci/runtime.hpp"
 #include "common/log.hpp"
+#include "transports/contract.hpp"
 
 namespace armci::transport {
 
@@ -251,6 +252,8 @@ void* OfiImpl::local_desc(const void* p, std::size_t len) {
 }
 
 // ---------------------------------------------------------------- Ofi API
+static_assert(Transport<Ofi>);
+
 Ofi::Ofi(Runtime& rt) : impl_(std::make_unique<OfiImpl>(rt)) {}
 Ofi::~Ofi() = default;
 std::string Ofi::address() const { return impl_->ep.name(); }

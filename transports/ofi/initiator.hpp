@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-#include "armci/handles.hpp"
+#include "transports/request.hpp"
 #include "common/wait.hpp"
 #include "transports/ofi/am_protocol.hpp"
 #include "transports/ofi/fabric.hpp"

@@ -95,33 +95,24 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
   p.done = true;
   --s.ams;
   --ams_total;
-  if (r.status != 0 && (p.op == AmOp::Acc || p.op == AmOp::PutPieces || p.op == AmOp::Signal ||
-                        p.op == AmOp::Unlock || p.op == AmOp::GetPieces))
-    fatal("ARMCI", "node %d's agent refused an operation (kind %d): error %d", p.node,
-          static_cast<int>(p.op), r.status);
-  switch (p.op) {
-    case AmOp::GetPieces: {
-      rt.stats.remote_bytes += r.len;  // data that came back across the network
-      const char* d = buf + sizeof r;
-      for (const auto& q : p.scatter) {
-        std::memcpy(const_cast<void*>(q.local), d, q.bytes);
-        d += q.bytes;
-      }
-      if (p.req) --p.req->pending;
-      else --s.implicit;
-      [[fallthrough]];
+  const ofi::AmReply kind = ofi::am_reply(p.op);
+  if (r.status != 0 && kind != ofi::AmReply::Waited)
+    fatal("ARMCI", "node %d's agent refused an operation (%s): error %d", p.node,
+          ofi::am_op_name(static_cast<int>(p.op)), r.status);
+  if (kind == ofi::AmReply::Waited) return;  // the waiter reads the reply and frees the entry
+  if (kind == ofi::AmReply::Scatter) {
+    rt.stats.remote_bytes += r.len;  // data that came back across the network
+    const char* d = buf + sizeof r;
+    for (const auto& q : p.scatter) {
+      std::memcpy(const_cast<void*>(q.local), d, q.bytes);
+      d += q.bytes;
     }
-    case AmOp::Acc:
-    case AmOp::PutPieces:
-    case AmOp::Signal:
-    case AmOp::Unlock:
-      // Nobody waits for these individually: fences count them.
-      p.scatter.clear();
-      free_token(static_cast<uint32_t>(r.token));
-      break;
-    default:
-      break;  // the waiter reads the reply and frees the entry
+    if (p.req) --p.req->pending;
+    else --s.implicit;
   }
+  // Nobody waits for the rest individually: fences count them.
+  p.scatter.clear();
+  free_token(static_cast<uint32_t>(r.token));
 }
 
 void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,

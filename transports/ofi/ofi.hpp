@@ -14,13 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "transports/piece.hpp"
+#include "transports/request.hpp"
 #include "transports/signal.hpp"
 #include "transports/strided.hpp"
 
 namespace armci {
 class Runtime;
 class EventLoop;
-struct Request;
 }
 
 namespace armci::transport {
@@ -58,12 +59,7 @@ class Ofi {
            std::size_t n);
   void acc_strided(int node, int optype, const void* scale, const void* src, uintptr_t dst,
                    const StridedShape& s);
-  // Pieces (local pointer, remote address, bytes): vector operations.
-  struct Piece {
-    const void* local;
-    uintptr_t remote;
-    std::size_t bytes;
-  };
+  using Piece = transport::Piece;
   void put_pieces(int node, const std::vector<Piece>& p, Request* req);
   void get_pieces(int node, const std::vector<Piece>& p, Request* req);
   void acc_pieces(int node, int optype, const void* scale, const std::vector<Piece>& p);
@@ -110,8 +106,6 @@ class OfiAgent {
   // Agent thread: one registration per heap segment; returns the remote key.
   uint64_t register_segment(uint32_t index, void* addr, std::size_t len);
   void lock_released();  // a local unlock found remote waiters
-  unsigned registrations() const;
-  std::string describe() const;
 
  private:
   std::unique_ptr<OfiAgentImpl> impl_;

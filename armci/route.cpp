@@ -1,0 +1,178 @@
+#include "armci/route.hpp"
+
+#include "armci/runtime.hpp"
+#include "transports/ofi/ofi.hpp"
+#include "transports/shm.hpp"
+
+namespace armci::route {
+
+namespace {
+
+using transport::Request;
+
+// What an operation to another node counts on: a stack request for a
+// blocking call (waited for here), the request behind the user's handle, or
+// none (implicit: WaitAll/WaitProc/fences complete it).  A handle whose
+// operations all completed while posting is released at once.
+class Completion {
+ public:
+  Completion(Runtime& r, armci_hdl_t* h) : r_(r), h_(h) {
+    if (!h) req = &stack_;
+    else if (h != kImplicit) req = r.handles.for_handle(h);
+  }
+  void finish() {
+    if (!h_) r_.ofi->wait(stack_);
+    else if (req && req->pending.load(std::memory_order_acquire) == 0) r_.handles.release(h_);
+  }
+  Request* req = nullptr;
+
+ private:
+  Runtime& r_;
+  armci_hdl_t* h_;
+  Request stack_;
+};
+
+// One data movement: op(transport, node, request) through shared memory to
+// this node, through libfabric to the others.
+template <typename Op>
+void move(Runtime& r, int proc, armci_hdl_t* h, std::size_t pieces, Op&& op) {
+  if (r.topo.same_node(proc)) {
+    op(*r.shm, 0, nullptr);
+    r.stats.local_ops += pieces;
+    return;
+  }
+  Completion c(r, h);
+  op(*r.ofi, node(proc), c.req);
+  c.finish();
+}
+
+// Accumulates and Rmw: by the CPU on this node, unless the NIC does this
+// kind natively (then every process's go through the NIC).
+template <typename Op>
+void update(Runtime& r, int proc, bool native, std::size_t pieces, Op&& op) {
+  if (r.topo.same_node(proc) && !native) {
+    op(*r.shm, 0);
+    r.stats.local_ops += pieces;
+    return;
+  }
+  op(*r.ofi, node(proc));
+}
+
+bool native_acc(Runtime& r, int optype) { return r.ofi && r.ofi->native_acc(optype); }
+bool native_rmw(Runtime& r, int op) { return r.ofi && r.ofi->native_rmw(op); }
+uintptr_t addr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+}  // namespace
+
+bool local(int proc) { return rt().topo.same_node(proc); }
+int node(int proc) { return rt().topo.node_of[static_cast<std::size_t>(proc)]; }
+
+void put(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
+  move(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.put(nd, src, addr(dst), n, q); });
+}
+
+void get(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
+  move(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.get(nd, addr(src), dst, n, q); });
+}
+
+void acc(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst, std::size_t n) {
+  update(r, proc, native_acc(r, optype), 1, [&](auto& t, int nd) { t.acc(nd, optype, scale, src, addr(dst), n); });
+}
+
+void put_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h) {
+  move(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.put_strided(nd, src, addr(dst), s, q); });
+}
+
+void get_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h) {
+  move(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.get_strided(nd, addr(src), dst, s, q); });
+}
+
+void acc_strided(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst,
+                 const StridedShape& s) {
+  update(r, proc, native_acc(r, optype), 1,
+         [&](auto& t, int nd) { t.acc_strided(nd, optype, scale, src, addr(dst), s); });
+}
+
+void put_pieces(Runtime& r, int proc, const std::vector<Piece>& p, armci_hdl_t* h) {
+  move(r, proc, h, p.size(), [&](auto& t, int nd, Request* q) { t.put_pieces(nd, p, q); });
+}
+
+void get_pieces(Runtime& r, int proc, const std::vector<Piece>& p, armci_hdl_t* h) {
+  move(r, proc, h, p.size(), [&](auto& t, int nd, Request* q) { t.get_pieces(nd, p, q); });
+}
+
+void acc_pieces(Runtime& r, int proc, int optype, const void* scale, const std::vector<Piece>& p) {
+  update(r, proc, native_acc(r, optype), p.size(), [&](auto& t, int nd) { t.acc_pieces(nd, optype, scale, p); });
+}
+
+void rmw(Runtime& r, int proc, int op, void* ploc, void* prem, long extra) {
+  update(r, proc, native_rmw(r, op), 1, [&](auto& t, int nd) { t.rmw(nd, op, ploc, addr(prem), extra); });
+}
+
+void signal(Runtime& r, int proc, const transport::Signal& s) {
+  if (r.topo.same_node(proc)) r.shm->signal(0, s);
+  else r.ofi->signal(node(proc), s);
+}
+
+void lock(Runtime& r, int proc, void* l) {
+  if (r.topo.same_node(proc)) r.shm->lock(0, addr(l));
+  else r.ofi->lock(node(proc), addr(l));
+}
+
+bool trylock(Runtime& r, int proc, void* l) {
+  return r.topo.same_node(proc) ? r.shm->trylock(0, addr(l)) : r.ofi->trylock(node(proc), addr(l));
+}
+
+void unlock(Runtime& r, int proc, void* l) {
+  // What was written under the lock, on any node, is in place before the
+  // next holder runs (the ofi unlock fences all nodes itself).
+  if (r.topo.same_node(proc)) {
+    fence_all(r);
+    r.shm->unlock(0, addr(l));
+  } else {
+    r.ofi->unlock(node(proc), addr(l));
+  }
+}
+
+void fence(Runtime& r, int proc) {
+  r.shm->fence(0);
+  if (!r.topo.same_node(proc)) r.ofi->fence(node(proc));
+}
+
+void fence_all(Runtime& r) {
+  r.shm->fence_all();
+  if (r.ofi) r.ofi->fence_all();
+}
+
+void wait(Runtime& r, armci_hdl_t* h) {
+  if (Request* q = r.handles.lookup(*h)) r.ofi->wait(*q);
+  r.handles.release(h);
+}
+
+bool test(Runtime& r, armci_hdl_t* h) {
+  Request* q = r.handles.lookup(*h);
+  if (!q) return true;
+  if (!r.ofi->test(*q)) return false;
+  r.handles.release(h);
+  return true;
+}
+
+void wait_proc(Runtime& r, int proc) {
+  if (!r.topo.same_node(proc)) r.ofi->wait_node(node(proc));
+}
+
+void wait_all(Runtime& r) {
+  if (r.ofi) r.ofi->wait_all();
+}
+
+void progress(Runtime& r) {
+  if (r.ofi) r.ofi->progress();
+}
+
+void learn_segment(Runtime& r, int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key) {
+  if (r.ofi) r.ofi->learn_segment(node, index, off, size, key);
+}
+
+std::size_t key_table_entries(Runtime& r) { return r.ofi ? r.ofi->key_table_entries() : 0; }
+
+}  // namespace armci::route

@@ -1,0 +1,63 @@
+// The contract between armci/ (the router) and a transport.  Two satisfy it:
+// transports/shm.hpp (load/store on this node's heap) and transports/ofi
+// (libfabric to other nodes).  The router picks one per operation from the
+// resolved target; nothing above it branches on the transport.
+//
+// Addresses: `remote` is the target's address as ARMCI_Malloc returned it
+// (the same value on every process of its node); `node` is the target's
+// node (ignored by shm).  What each call promises on return:
+//   put, put_strided, put_pieces   source reusable (local completion); with
+//                                  a Request, counted there until then
+//   get, get_strided, get_pieces   data in place, or counted in the Request
+//   acc, acc_strided, acc_pieces   source reusable; applied atomically per
+//                                  element with every other accumulate
+//   rmw                            done, old value in *ploc; atomic with
+//                                  every other rmw on that word
+//   signal                         payload, then flag, then wake-up, applied
+//                                  in that order at the target
+//   lock / unlock                  an ARMCI mutex (TicketLock at `remote`);
+//                                  unlock first completes earlier writes
+//   fence(node) / fence_all        earlier puts/accs/signals to node (all
+//                                  nodes) complete at the target
+//   wait(request)                  the request's operations locally complete
+//   progress                       drives completions; never blocks
+// Operations to one node take effect in issue order.
+#pragma once
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "transports/piece.hpp"
+#include "transports/request.hpp"
+#include "transports/signal.hpp"
+#include "transports/strided.hpp"
+
+namespace armci::transport {
+
+template <typename T>
+concept Transport = requires(T& t, int node, const void* src, void* dst, uintptr_t remote,
+                             std::size_t n, const StridedShape& s, const std::vector<Piece>& p,
+                             Request* req, Request& r, int op, const void* scale, void* ploc,
+                             long extra, const Signal& sig) {
+  t.put(node, src, remote, n, req);
+  t.get(node, remote, dst, n, req);
+  t.put_strided(node, src, remote, s, req);
+  t.get_strided(node, remote, dst, s, req);
+  t.acc(node, op, scale, src, remote, n);
+  t.acc_strided(node, op, scale, src, remote, s);
+  t.put_pieces(node, p, req);
+  t.get_pieces(node, p, req);
+  t.acc_pieces(node, op, scale, p);
+  t.rmw(node, op, ploc, remote, extra);
+  t.signal(node, sig);
+  t.lock(node, remote);
+  { t.trylock(node, remote) } -> std::same_as<bool>;
+  t.unlock(node, remote);
+  t.fence(node);
+  t.fence_all();
+  t.wait(r);
+  t.progress();
+};
+
+}  // namespace armci::transport
