@@ -23,7 +23,6 @@ Runtime* g_instance = nullptr;  // the one piece of global state
 // different world, e.g. from a sub-communicator) never reads the keys of an
 // earlier start.  Every member of a world has started it equally often.
 std::map<std::vector<int>, unsigned> g_starts;
-const WaitPolicy kDefaultWait{};
 
 std::size_t physical_memory() {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -33,9 +32,41 @@ std::size_t physical_memory() {
 std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
-Logger* current_logger() { return g_instance ? &g_instance->logger : nullptr; }
-const WaitPolicy& wait_policy() { return g_instance ? g_instance->waiting : kDefaultWait; }
 Runtime* Runtime::instance() { return g_instance; }
+
+transport::ofi::EndpointOptions Runtime::endpoint_options(const char* role) const {
+  transport::ofi::EndpointOptions o;
+  o.provider = knobs.OFI_PROVIDER;
+  o.atomics = knobs.OFI_ATOMICS;
+  o.force_mr_local = knobs.OFI_MR_LOCAL;
+  o.role = role;
+  return o;
+}
+
+// The libfabric initiator's world: knobs, topology, this node's heap, the
+// statistics sink.  The heap view is asked only for FI_MR_LOCAL descriptors.
+transport::OfiContext Runtime::ofi_context() {
+  transport::OfiContext c;
+  c.endpoint = endpoint_options("initiator");
+  c.inject_max = knobs.OFI_INJECT;
+  c.pack_below = knobs.OFI_PACK_BELOW;
+  c.eagain_timeout = knobs.OFI_EAGAIN_TIMEOUT;
+  c.me = topo.me;
+  for (int n = 0; n < topo.nnodes; ++n) {
+    c.node_leader.push_back(topo.node_leader(n));
+    c.procs_outside.push_back(topo.procs_outside(n));
+  }
+  c.local_segment = [this](uintptr_t a, std::size_t len, transport::LocalSegment* out) {
+    if (!heap || !heap->contains(a, len)) return false;
+    const int s = heap->segment_of(a);
+    if (s < 0 || heap->segment_of(a + len - 1) != s) return false;
+    const auto& e = heap->ctl().seg[s];
+    *out = {static_cast<uint32_t>(s), reinterpret_cast<void*>(heap->base() + e.off), static_cast<std::size_t>(e.size)};
+    return true;
+  };
+  c.stats = &stats.ofi;
+  return c;
+}
 
 void Runtime::raise_thread_level(int level) {
   thread_level = std::max(thread_level, level);
@@ -58,6 +89,8 @@ void Runtime::destroy() {
 
 Runtime::Runtime(const InitOptions& opts) {
   g_instance = this;
+  install_logger(&logger);
+  install_wait_policy(&waiting);
   thread_level = opts.thread_level;
   knobs = Knobs::from_environment();
   logger.verbose = static_cast<int>(knobs.VERBOSE);
@@ -106,7 +139,7 @@ Runtime::Runtime(const InitOptions& opts) {
     if (multi_node) boot->put(key("agent"), ofi_agent->address());
   }
   if (multi_node) {
-    ofi = std::make_unique<transport::Ofi>(*this);
+    ofi = std::make_unique<transport::Ofi>(ofi_context());
     ofi->set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
     boot->put(key("ep"), ofi->address());
   }
@@ -187,7 +220,11 @@ void Runtime::start_node_agent(std::size_t prefix) {
               rank, pid, node);
       });
   if (multi_node) {
-    ofi_agent = std::make_unique<transport::OfiAgent>(*this);
+    transport::OfiAgentContext c;
+    c.endpoint = endpoint_options("node agent");
+    c.senders = topo.procs_outside(topo.my_node());
+    c.ctl = &heap_service->control();
+    ofi_agent = std::make_unique<transport::OfiAgent>(c);
     heap_service->set_segment_hook([this](uint32_t idx, void* addr, std::size_t len) {
       return ofi_agent->register_segment(idx, addr, len);
     });
@@ -241,7 +278,11 @@ void Runtime::finalize_sequence() {
   boot->finalize();
 }
 
-Runtime::~Runtime() { g_instance = nullptr; }
+Runtime::~Runtime() {
+  install_wait_policy(nullptr);
+  install_logger(nullptr);
+  g_instance = nullptr;
+}
 
 std::string Runtime::report() const {
   std::ostringstream o;
@@ -266,38 +307,7 @@ std::string Runtime::report() const {
 }
 
 std::string Stats::text() const {
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "local_ops=%llu remote_ops=%llu remote_bytes=%llu active_messages=%llu "
-                "eagain_retries=%llu bounce_copies=%llu segment_queries=%llu mallocs=%llu",
-                (unsigned long long)local_ops, (unsigned long long)remote_ops,
-                (unsigned long long)remote_bytes, (unsigned long long)am_sent,
-                (unsigned long long)eagain_retries, (unsigned long long)bounce_copies,
-                (unsigned long long)seg_queries,
-                (unsigned long long)mallocs);
-  std::string t = buf;
-  for (int k = 1; k < transport::ofi::kAmRequestKinds; ++k)
-    if (am_by_op[k]) t += " am_" + std::string(transport::ofi::am_op_name(k)) + "=" + std::to_string(am_by_op[k]);
-  for (const auto& w : eagain_by) {
-    if (!w.what) break;
-    std::string name = w.what;
-    std::replace(name.begin(), name.end(), ' ', '_');
-    std::snprintf(buf, sizeof buf, "=%llu/%llu/%.1fms", (unsigned long long)w.posts,
-                  (unsigned long long)w.retries, w.seconds * 1e3);
-    t += " eagain_" + name + buf;  // posts/retries/time waited
-  }
-  return t;
-}
-
-void Stats::eagain_wait(const char* what, uint64_t retries, double seconds) {
-  for (auto& w : eagain_by) {
-    if (w.what && std::strcmp(w.what, what) != 0) continue;
-    w.what = what;
-    ++w.posts;
-    w.retries += retries;
-    w.seconds += seconds;
-    return;
-  }
+  return "local_ops=" + std::to_string(local_ops) + " " + ofi.text() + " mallocs=" + std::to_string(mallocs);
 }
 
 }  // namespace armci

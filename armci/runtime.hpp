@@ -13,6 +13,7 @@
 #include "armci/mailbox.hpp"
 #include "armci/mutexes.hpp"
 #include "armci/stats.hpp"
+#include "transports/ofi/context.hpp"
 #include "armci/topology.hpp"
 #include "common/event_loop.hpp"
 #include "common/knobs.hpp"
@@ -72,6 +73,8 @@ class Runtime {
   int launcher_ppid = 0;  // parent at start-up; a change means the launcher died
   bool multi_node = false;
 
+  transport::ofi::EndpointOptions endpoint_options(const char* role) const;
+  transport::OfiContext ofi_context();
   // ARMCI_Init_thread / MPI at a higher level after start-up.
   void raise_thread_level(int level);
 

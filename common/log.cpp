@@ -8,6 +8,14 @@
 
 namespace armci {
 
+namespace {
+Logger* g_logger = nullptr;  // the runtime's (one per process), set by it
+}  // namespace
+
+Logger* current_logger() { return g_logger; }
+void install_logger(Logger* l) { g_logger = l; }
+
+
 std::string who() {
   Logger* l = current_logger();
   char buf[160];

@@ -17,7 +17,10 @@ struct Logger {
   int verbose = 0;
   std::function<void(int code, const std::string& why)> abort_job;  // never returns
 };
+// The runtime installs its logger at start and removes it at the end; before
+// and after, messages go out with a bare prefix.
 Logger* current_logger();
+void install_logger(Logger* l);
 
 [[noreturn]] void fatal(const char* call, const char* fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -14,6 +14,15 @@
 
 namespace armci {
 
+namespace {
+const WaitPolicy kDefaultWait{};
+const WaitPolicy* g_policy = nullptr;  // the runtime's, set by it
+}  // namespace
+
+const WaitPolicy& wait_policy() { return g_policy ? *g_policy : kDefaultWait; }
+void install_wait_policy(const WaitPolicy* p) { g_policy = p; }
+
+
 bool futex_wait(const std::atomic<uint32_t>* word, uint32_t expected, double timeout_s) {
   struct timespec ts;
   struct timespec* tsp = nullptr;

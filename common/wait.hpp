@@ -23,7 +23,8 @@ struct WaitPolicy {
   // in flight (then sleeps are short, since a peer may need our progress).
   std::function<bool()> poll_network;
 };
-const WaitPolicy& wait_policy();  // from the runtime, or defaults before init
+const WaitPolicy& wait_policy();  // the runtime's, or defaults before init
+void install_wait_policy(const WaitPolicy* p);  // nullptr: back to defaults
 
 // Wait until done() is true. `word` changes (and is futex-woken) whenever
 // done() may have become true.  `what` names the wait in a timeout report.

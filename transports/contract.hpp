@@ -5,10 +5,10 @@
 //
 // Addresses: `remote` is the target's address as ARMCI_Malloc returned it
 // (the same value on every process of its node); `node` is the target's
-// node (ignored by shm).  What each call promises on return:
-//   put, put_strided, put_pieces   source reusable (local completion); with
-//                                  a Request, counted there until then
-//   get, get_strided, get_pieces   data in place, or counted in the Request
+// node (ignored by shm).  Puts and gets count each operation in `req` until
+// it is locally complete (source reusable, data in place); a null `req` makes
+// it implicit, complete at wait_node/wait_all.  What the others promise on
+// return:
 //   acc, acc_strided, acc_pieces   source reusable; applied atomically per
 //                                  element with every other accumulate
 //   rmw                            done, old value in *ploc; atomic with
@@ -20,6 +20,8 @@
 //   fence(node) / fence_all        earlier puts/accs/signals to node (all
 //                                  nodes) complete at the target
 //   wait(request)                  the request's operations locally complete
+//   wait_node(node) / wait_all     implicit operations to node (all) locally
+//                                  complete
 //   progress                       drives completions; never blocks
 // Operations to one node take effect in issue order.
 #pragma once
@@ -57,6 +59,8 @@ concept Transport = requires(T& t, int node, const void* src, void* dst, uintptr
   t.fence(node);
   t.fence_all();
   t.wait(r);
+  t.wait_node(node);
+  t.wait_all();
   t.progress();
 };
 

@@ -62,6 +62,8 @@ class Shm {
   void fence(int) { std::atomic_thread_fence(std::memory_order_seq_cst); }
   void fence_all() { std::atomic_thread_fence(std::memory_order_seq_cst); }
   void wait(Request&) {}
+  void wait_node(int) {}
+  void wait_all() {}
   void progress() {}
 
  private:

@@ -9,8 +9,9 @@
 #include <deque>
 
 #include "armci/armci.h"
-#include "armci/runtime.hpp"
+#include "transports/ofi/context.hpp"
 #include "common/event_loop.hpp"
+#include "common/log.hpp"
 #include "transports/acc_kernels.hpp"
 #include "transports/ofi/am_protocol.hpp"
 #include "transports/ofi/fabric.hpp"
@@ -34,8 +35,8 @@ struct AgentCtx {
 }  // namespace
 
 struct OfiAgentImpl {
-  explicit OfiAgentImpl(Runtime& r);
-  Runtime& rt;
+  explicit OfiAgentImpl(const OfiAgentContext& c);
+  OfiAgentContext cfg;
   Endpoint ep;
   int nrecv = 0;  // receives kept posted (am_budget)
   std::vector<char> recv_mem, send_mem;
@@ -57,7 +58,7 @@ struct OfiAgentImpl {
   std::vector<Waiter> waiters;
   unsigned registrations = 0;
 
-  memory::NodeControl& ctl() { return rt.heap_service->control(); }
+  memory::NodeControl& ctl() { return *cfg.ctl; }
   uintptr_t base() { return ctl().resv_base; }
   bool in_heap(uintptr_t a, std::size_t len) {
     uintptr_t b = base();
@@ -71,8 +72,8 @@ struct OfiAgentImpl {
   void check_waiters();
 };
 
-OfiAgentImpl::OfiAgentImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "node agent")) {
-  const int senders = rt.topo.procs_outside(rt.topo.my_node());
+OfiAgentImpl::OfiAgentImpl(const OfiAgentContext& c) : cfg(c), ep(c.endpoint) {
+  const int senders = cfg.senders;
   const AmBudget budget = am_budget(ep.caps.rx_size, senders);
   nrecv = static_cast<int>(budget.agent_recvs);
   verbose(1, "node agent: %d receives posted for %d processes on other nodes, window %u each", nrecv,
@@ -318,7 +319,7 @@ bool OfiAgentImpl::poll() {
 }
 
 // ---------------------------------------------------------------- OfiAgent
-OfiAgent::OfiAgent(Runtime& rt) : impl_(std::make_unique<OfiAgentImpl>(rt)) {}
+OfiAgent::OfiAgent(const OfiAgentContext& ctx) : impl_(std::make_unique<OfiAgentImpl>(ctx)) {}
 OfiAgent::~OfiAgent() = default;
 std::string OfiAgent::address() const { return impl_->ep.name(); }
 

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <sstream>
 
-#include "armci/runtime.hpp"
 #include "common/log.hpp"
 #include "transports/ofi/am_protocol.hpp"
 #include "transports/ofi/ofi.hpp"
@@ -76,18 +75,6 @@ void check(const char* role, const char* call, int rc) {
 
 }  // namespace armci::transport::ofi
 
-namespace armci::transport {
-
-ofi::EndpointOptions endpoint_options(Runtime& rt, const char* role) {
-  ofi::EndpointOptions o;
-  o.provider = rt.knobs.OFI_PROVIDER;
-  o.atomics = rt.knobs.OFI_ATOMICS;
-  o.force_mr_local = rt.knobs.OFI_MR_LOCAL;
-  o.role = role;
-  return o;
-}
-
-}  // namespace armci::transport
 
 namespace armci::transport::ofi {
 

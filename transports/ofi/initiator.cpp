@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstring>
 
-#include "armci/runtime.hpp"
 #include "common/log.hpp"
 #include "transports/contract.hpp"
 
@@ -18,15 +17,17 @@ constexpr uint64_t kLocalKeyBase = uint64_t{1} << 32;  // keys of local-only reg
 
 }  // namespace
 
-OfiImpl::OfiImpl(Runtime& r) : rt(r), ep(endpoint_options(r, "initiator")), caps(ep.caps) {
-  nodes.resize(static_cast<std::size_t>(rt.topo.nnodes));
-  for (int n = 0; n < rt.topo.nnodes; ++n)  // the same budget the node's agent computes
-    nodes[static_cast<std::size_t>(n)].window = ofi::am_budget(caps.rx_size, rt.topo.procs_outside(n)).window;
-  segs.resize(rt.topo.nnodes);
+OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint), caps(ep.caps) {
+  const int nnodes = static_cast<int>(cfg.node_leader.size());
+  nodes.resize(static_cast<std::size_t>(nnodes));
+  for (int n = 0; n < nnodes; ++n)  // the same budget the node's agent computes
+    nodes[static_cast<std::size_t>(n)].window =
+        ofi::am_budget(caps.rx_size, cfg.procs_outside[static_cast<std::size_t>(n)]).window;
+  segs.resize(nnodes);
   inject_limit = caps.inject;
-  if (rt.knobs.OFI_INJECT) inject_limit = std::min<std::size_t>(inject_limit, rt.knobs.OFI_INJECT);
-  eagain_timeout = rt.knobs.OFI_EAGAIN_TIMEOUT;
-  pack_below = rt.knobs.OFI_PACK_BELOW;
+  if (cfg.inject_max) inject_limit = std::min<std::size_t>(inject_limit, cfg.inject_max);
+  eagain_timeout = cfg.eagain_timeout;
+  pack_below = cfg.pack_below;
   send_mem.resize(kSendBufs * ofi::kAmMax);
   if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) reply_bufs = static_cast<uint32_t>(caps.rx_size);
   recv_mem.resize(std::size_t{reply_bufs} * ofi::kAmMax);
@@ -88,15 +89,15 @@ void OfiImpl::post_retry(const std::function<ssize_t()>& op, ssize_t rc, int nod
   clock::time_point start{};
   for (unsigned tries = 0;; ++tries, rc = op()) {
     if (rc == 0) {
-      rt.stats.eagain_wait(what, tries, std::chrono::duration<double>(clock::now() - start).count());
+      stats.eagain_wait(what, tries, std::chrono::duration<double>(clock::now() - start).count());
       return;
     }
     if (rc != -FI_EAGAIN)
       fatal("ARMCI", "%s to node %d (agent: rank %d): %s", what, node,
-            node >= 0 ? rt.topo.node_leader(node) : -1, ofi::fi_error(what, rc).c_str());
+            leader(node), ofi::fi_error(what, rc).c_str());
     // First contact (rxm connects lazily) or a full queue: drive progress
     // and retry, but not forever.
-    ++rt.stats.eagain_retries;
+    ++stats.eagain_retries;
     if (tries == 0) start = clock::now();
     progress();
     if ((tries & 63) == 63) {
@@ -104,7 +105,7 @@ void OfiImpl::post_retry(const std::function<ssize_t()>& op, ssize_t rc, int nod
       if (eagain_timeout > 0 && waited > eagain_timeout)
         fatal("ARMCI", "%s to node %d (agent: rank %d) kept returning -FI_EAGAIN for %.0f s: the "
               "peer is unreachable or not making progress (ARMCI_OFI_EAGAIN_TIMEOUT)",
-              what, node, node >= 0 ? rt.topo.node_leader(node) : -1, waited);
+              what, node, leader(node), waited);
       if (threaded) mu.unlock();
       sched_yield_hint();
       if (threaded) mu.lock();
@@ -126,7 +127,7 @@ bool OfiImpl::progress() {
       int node = c ? c->node : -1;
       fatal("ARMCI", "%s to node %d (agent: rank %d) failed: %s (provider: %s)",
             c ? kinds[static_cast<int>(c->kind)] : "operation", node,
-            node >= 0 ? rt.topo.node_leader(node) : -1, fi_strerror(err.err),
+            leader(node), fi_strerror(err.err),
             fi_cq_strerror(ep.cq, err.prov_errno, err.err_data, nullptr, 0));
     }
     if (n < 0) fatal("ARMCI", "%s", ofi::fi_error("fi_cq_read", n).c_str());
@@ -210,7 +211,7 @@ bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
   (void)call;
   if (segs.find(node, addr)) return true;
   // Not exchanged with us yet: ask the node's agent (cached afterwards).
-  ++rt.stats.seg_queries;
+  ++stats.seg_queries;
   uint32_t t = control_am(node, AmOp::SegQuery, 0, addr, 0, "segment query");
   wait_reply(t, "a segment description from another node's agent");
   const ReplyHeader r = pending[t].reply;
@@ -236,25 +237,21 @@ void OfiImpl::remote(int node, uintptr_t addr, std::size_t& len, uint64_t& raddr
 
 void* OfiImpl::local_desc(const void* p, std::size_t len) {
   if (!caps.mr_local) return nullptr;
-  auto a = reinterpret_cast<uintptr_t>(p);
-  if (!rt.heap->contains(a, len)) return nullptr;  // caller bounces
-  int s = rt.heap->segment_of(a);
-  if (s < 0 || rt.heap->segment_of(a + len - 1) != s) return nullptr;
-  if (local_mrs.size() <= static_cast<std::size_t>(s)) local_mrs.resize(static_cast<std::size_t>(s) + 1, nullptr);
-  fid_mr*& mr = local_mrs[static_cast<std::size_t>(s)];
-  if (!mr) {
-    const auto& e = rt.heap->ctl().seg[s];
-    // A local-only registration of my node's segment, once per process.
-    mr = ep.register_memory(reinterpret_cast<void*>(rt.heap->base() + e.off), e.size,
-                            FI_READ | FI_WRITE | FI_SEND | FI_RECV, kLocalKeyBase + static_cast<uint64_t>(s));
-  }
+  LocalSegment seg;
+  if (!cfg.local_segment || !cfg.local_segment(reinterpret_cast<uintptr_t>(p), len, &seg))
+    return nullptr;  // the caller bounces
+  if (local_mrs.size() <= seg.index) local_mrs.resize(seg.index + 1, nullptr);
+  fid_mr*& mr = local_mrs[seg.index];
+  if (!mr)  // a local-only registration of my node's segment, once per process
+    mr = ep.register_memory(seg.base, seg.size, FI_READ | FI_WRITE | FI_SEND | FI_RECV,
+                            kLocalKeyBase + static_cast<uint64_t>(seg.index));
   return fi_mr_desc(mr);
 }
 
 // ---------------------------------------------------------------- Ofi API
 static_assert(Transport<Ofi>);
 
-Ofi::Ofi(Runtime& rt) : impl_(std::make_unique<OfiImpl>(rt)) {}
+Ofi::Ofi(const OfiContext& ctx) : impl_(std::make_unique<OfiImpl>(ctx)) {}
 Ofi::~Ofi() = default;
 std::string Ofi::address() const { return impl_->ep.name(); }
 void Ofi::connect(const std::vector<std::string>& agents) { impl_->ep.insert(agents, "node agent"); }

@@ -13,6 +13,7 @@
 #include "transports/request.hpp"
 #include "common/wait.hpp"
 #include "transports/ofi/am_protocol.hpp"
+#include "transports/ofi/context.hpp"
 #include "transports/ofi/fabric.hpp"
 #include "transports/ofi/ofi.hpp"
 #include "transports/ofi/remote_segments.hpp"
@@ -74,8 +75,10 @@ struct NodeState {
 };
 
 struct OfiImpl {
-  explicit OfiImpl(Runtime& rt);
-  Runtime& rt;
+  explicit OfiImpl(const OfiContext& c);
+  OfiContext cfg;
+  OfiStats& stats;
+  int leader(int node) const { return node >= 0 ? cfg.node_leader[static_cast<std::size_t>(node)] : -1; }
   // Under ARMCI_THREAD_MULTIPLE every entry point holds mu; waits let go of
   // it while they pause, so the thread whose completion they wait for (or
   // any other caller) gets in.  One lock: libfabric's endpoint, the

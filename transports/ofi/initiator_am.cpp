@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "armci/armci.h"
-#include "armci/runtime.hpp"
+#include "common/log.hpp"
 #include "transports/acc_kernels.hpp"
 #include "transports/ofi/initiator.hpp"
 
@@ -36,8 +36,8 @@ uint32_t OfiImpl::new_pending(int node, AmOp op) {
   p.op = op;
   ++s.ams;
   ++ams_total;
-  ++rt.stats.am_sent;
-  if (static_cast<int>(op) < ofi::kAmRequestKinds) ++rt.stats.am_by_op[static_cast<int>(op)];
+  ++stats.am_sent;
+  if (static_cast<int>(op) < ofi::kAmRequestKinds) ++stats.am_by_op[static_cast<int>(op)];
   return t;
 }
 
@@ -48,7 +48,7 @@ uint32_t OfiImpl::control_am(int node, AmOp op, uint16_t type, uint64_t arg0, ui
   AmHeader h{};
   h.op = static_cast<uint16_t>(op);
   h.type = type;
-  h.origin = static_cast<uint32_t>(rt.me());
+  h.origin = static_cast<uint32_t>(cfg.me);
   h.token = t;
   h.arg0 = arg0;
   h.arg1 = arg1;
@@ -101,7 +101,7 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
           ofi::am_op_name(static_cast<int>(p.op)), r.status);
   if (kind == ofi::AmReply::Waited) return;  // the waiter reads the reply and frees the entry
   if (kind == ofi::AmReply::Scatter) {
-    rt.stats.remote_bytes += r.len;  // data that came back across the network
+    stats.remote_bytes += r.len;  // data that came back across the network
     const char* d = buf + sizeof r;
     for (const auto& q : p.scatter) {
       std::memcpy(const_cast<void*>(q.local), d, q.bytes);
@@ -126,7 +126,7 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
     AmHeader h{};
     h.op = static_cast<uint16_t>(op);
     h.type = static_cast<uint16_t>(type);
-    h.origin = static_cast<uint32_t>(rt.me());
+    h.origin = static_cast<uint32_t>(cfg.me);
     if (scale) std::memcpy(h.scale, scale, acc_scale_size(type));
     // Fill the message: piece table first, data after it (sizes known only
     // once we know how many pieces fit).
@@ -175,7 +175,7 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
     }
     std::size_t len = static_cast<std::size_t>(d - m);
     send_am(node, b, len, "active message");
-    rt.stats.remote_bytes += data;
+    stats.remote_bytes += data;
   }
 }
 
@@ -221,7 +221,7 @@ void Ofi::signal(int node, const Signal& s) {
   int b = m.take_send_buf();
   AmHeader h{};
   h.op = static_cast<uint16_t>(AmOp::Signal);
-  h.origin = static_cast<uint32_t>(m.rt.me());
+  h.origin = static_cast<uint32_t>(m.cfg.me);
   h.token = t;
   ofi::SignalWire w{s.data_dst, s.len, static_cast<uint32_t>(s.flag_op), s.flag_size,
                     s.wake_flag ? 1u : 0u, s.flag, s.flag_val, s.bits, s.bit_mask, s.bell};

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "armci/armci.h"
-#include "armci/runtime.hpp"
+#include "common/log.hpp"
 #include "transports/acc_kernels.hpp"
 #include "transports/ofi/initiator.hpp"
 
@@ -98,8 +98,8 @@ void OfiImpl::native_acc(int node, int type, const void* scale, const std::vecto
       ++nodes[static_cast<std::size_t>(node)].atomics;
       post([&] { return fi_atomicmsg(ep.ep, &msg, FI_DELIVERY_COMPLETE | FI_COMPLETION); }, node,
            "fi_atomicmsg");
-      rt.stats.remote_bytes += len;
-      ++rt.stats.remote_ops;
+      stats.remote_bytes += len;
+      ++stats.remote_ops;
       done += len;
     }
   }
@@ -136,7 +136,7 @@ bool OfiImpl::native_rmw(int node, int op, void* ploc, uintptr_t prem, long extr
   ++s.atomics;
   post([&] { return fi_fetch_atomicmsg(ep.ep, &msg, &result, &rdesc, 1, FI_COMPLETION); }, node,
        "fi_fetch_atomicmsg");
-  ++rt.stats.remote_ops;
+  ++stats.remote_ops;
   wait_until([&] { return s.atomics == 0; }, "the result of a native ARMCI_Rmw");
   return true;
 }

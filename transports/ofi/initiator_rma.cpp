@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "armci/runtime.hpp"
+#include "common/log.hpp"
 #include "transports/ofi/initiator.hpp"
 
 namespace armci::transport {
@@ -28,8 +28,8 @@ void OfiImpl::post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_
     ++s.reads;
     post([&] { return fi_readmsg(ep.ep, &msg, flags); }, node, "fi_readmsg");
   }
-  rt.stats.remote_bytes += bytes;
-  ++rt.stats.remote_ops;
+  stats.remote_bytes += bytes;
+  ++stats.remote_ops;
 }
 
 void OfiImpl::rma(bool is_write, int node, const void* local, uintptr_t remote_addr, std::size_t n,
@@ -50,7 +50,7 @@ void OfiImpl::rma(bool is_write, int node, const void* local, uintptr_t remote_a
     } else if (caps.mr_local && !desc) {
       // Through a registered bounce buffer, at most one message at a time.
       chunk = std::min(chunk, ofi::kAmMax);
-      ++rt.stats.bounce_copies;
+      ++stats.bounce_copies;
       c->buf = take_send_buf();
       at = send_buf(c->buf);
       desc = fi_mr_desc(send_mr);

@@ -3,8 +3,8 @@
 // registration of each heap segment; accumulates, Rmw, lock handoff and
 // signals are active messages executed by the target node's agent under the
 // same node-shared locks as local load/store operations.  The contract:
-//   - put/acc/signal return at local completion (source reusable);
-//   - get returns with data in place unless a Request is given;
+//   - put/get count in their Request until locally complete (null: implicit,
+//     complete at wait_node/wait_all); acc/signal return locally complete;
 //   - fence(node) returns when earlier puts/accs/signals to node are done
 //     at the target; operations to one node take effect in issue order.
 #pragma once
@@ -20,22 +20,20 @@
 #include "transports/strided.hpp"
 
 namespace armci {
-class Runtime;
 class EventLoop;
+}
+namespace armci::memory {
+struct NodeControl;
 }
 
 namespace armci::transport {
 
 struct OfiImpl;
-namespace ofi {
-struct EndpointOptions;
-}
-// Endpoint settings from the ARMCI_OFI_* knobs.
-ofi::EndpointOptions endpoint_options(Runtime& rt, const char* role);
+struct OfiContext;  // transports/ofi/context.hpp
 
 class Ofi {
  public:
-  explicit Ofi(Runtime& rt);
+  explicit Ofi(const OfiContext& ctx);
   ~Ofi();
   Ofi(const Ofi&) = delete;
   Ofi& operator=(const Ofi&) = delete;
@@ -93,9 +91,10 @@ class Ofi {
 
 // The target side, run by the node agent (leader process, agent thread).
 struct OfiAgentImpl;
+struct OfiAgentContext;  // transports/ofi/context.hpp
 class OfiAgent {
  public:
-  OfiAgent(Runtime& rt);
+  explicit OfiAgent(const OfiAgentContext& ctx);
   ~OfiAgent();
   OfiAgent(const OfiAgent&) = delete;
   OfiAgent& operator=(const OfiAgent&) = delete;

@@ -1,0 +1,74 @@
+// What the libfabric initiator is built from, and where it reports: plain
+// values and a view of this node's heap, so it can be built and tested
+// without a launcher, PMIx or the rest of the runtime (armci/runtime.cpp
+// fills this in from the knobs and the topology).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/counter.hpp"
+#include "memory/node_control.hpp"
+#include "transports/ofi/am_protocol.hpp"
+#include "transports/ofi/fabric.hpp"
+
+namespace armci::transport {
+
+// Counters of the libfabric initiator (ARMCI_STATS prints them).
+struct OfiStats {
+  Counter remote_ops;      // operations sent through libfabric
+  Counter remote_bytes;    // payload moved through libfabric, either direction
+  Counter am_sent;         // active messages to node agents
+  Counter am_by_op[ofi::kAmRequestKinds];  // by kind: which calls cost them
+  Counter eagain_retries;  // fi_* calls repeated after -FI_EAGAIN
+  Counter bounce_copies;   // RMA through a registered bounce buffer (unregistered memory, FI_MR_LOCAL)
+  Counter seg_queries;     // lazy segment look-ups
+  // Which libfabric calls met -FI_EAGAIN, how often, and for how long: tells
+  // a connection set-up (few posts, long waits) from a full queue (many
+  // posts, short waits).  Written under the initiator's lock.
+  struct EagainWait {
+    const char* what = nullptr;
+    uint64_t posts = 0;
+    uint64_t retries = 0;
+    double seconds = 0;
+  };
+  EagainWait eagain_by[8];
+  void eagain_wait(const char* what, uint64_t retries, double seconds);
+  std::string text() const;  // "name=value ..." for the report
+};
+
+// A segment of this node's heap, for local registrations (FI_MR_LOCAL).
+struct LocalSegment {
+  uint32_t index = 0;
+  void* base = nullptr;
+  std::size_t size = 0;
+};
+
+struct OfiContext {
+  ofi::EndpointOptions endpoint;
+  std::size_t inject_max = 0;     // ARMCI_OFI_INJECT (0: the provider's)
+  std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW
+  double eagain_timeout = 60;     // ARMCI_OFI_EAGAIN_TIMEOUT
+  int me = 0;                     // my rank: the origin of my active messages
+  // Per node (their number is the size): the rank whose agent serves it
+  // (named in messages) and how many processes outside it may send to it
+  // (its agent's receive budget, computed alike at both ends).
+  std::vector<int> node_leader;
+  std::vector<int> procs_outside;
+  // The segment of this node's heap wholly holding [a, a+len); false if none
+  // (the initiator then copies through a registered bounce buffer).
+  std::function<bool(uintptr_t a, std::size_t len, LocalSegment* out)> local_segment;
+  OfiStats* stats = nullptr;
+};
+
+// The target side (node agent): its endpoint, how many processes of other
+// nodes may send to it, and the node's heap control block it serves.
+struct OfiAgentContext {
+  ofi::EndpointOptions endpoint;
+  int senders = 0;
+  memory::NodeControl* ctl = nullptr;
+};
+
+}  // namespace armci::transport

@@ -1,0 +1,42 @@
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "transports/ofi/context.hpp"
+
+namespace armci::transport {
+
+std::string OfiStats::text() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "remote_ops=%llu remote_bytes=%llu active_messages=%llu eagain_retries=%llu "
+                "bounce_copies=%llu segment_queries=%llu",
+                (unsigned long long)remote_ops, (unsigned long long)remote_bytes,
+                (unsigned long long)am_sent, (unsigned long long)eagain_retries,
+                (unsigned long long)bounce_copies, (unsigned long long)seg_queries);
+  std::string t = buf;
+  for (int k = 1; k < ofi::kAmRequestKinds; ++k)
+    if (am_by_op[k]) t += " am_" + std::string(ofi::am_op_name(k)) + "=" + std::to_string(am_by_op[k]);
+  for (const auto& w : eagain_by) {
+    if (!w.what) break;
+    std::string name = w.what;
+    std::replace(name.begin(), name.end(), ' ', '_');
+    std::snprintf(buf, sizeof buf, "=%llu/%llu/%.1fms", (unsigned long long)w.posts,
+                  (unsigned long long)w.retries, w.seconds * 1e3);
+    t += " eagain_" + name + buf;  // posts/retries/time waited
+  }
+  return t;
+}
+
+void OfiStats::eagain_wait(const char* what, uint64_t retries, double seconds) {
+  for (auto& w : eagain_by) {
+    if (w.what && std::strcmp(w.what, what) != 0) continue;
+    w.what = what;
+    ++w.posts;
+    w.retries += retries;
+    w.seconds += seconds;
+    return;
+  }
+}
+
+}  // namespace armci::transport
