@@ -128,7 +128,8 @@ class Merge {
     if (pn < 0) return;
     const auto& their = m_.node_members[static_cast<std::size_t>(pn)];
     const int pnl = static_cast<int>(their.size());
-    std::map<std::int64_t, std::pair<std::vector<void*>, std::vector<void*>>> by_size;
+    // By (target process, tile bytes): a vector put addresses one process.
+    std::map<std::pair<int, std::int64_t>, std::pair<std::vector<void*>, std::vector<void*>>> by_size;
     std::vector<int> targets, senders;  // group ranks
     for (int t = t0_; t < t1_; ++t) {
       const TilePlan& p = plan(t);
@@ -138,7 +139,7 @@ class Merge {
       if (sch_.sends(step, node_, p.contrib)) {
         char* dst = static_cast<char*>(m_.scratch_ptrs[static_cast<std::size_t>(q)]) + area(pnl, qj, s) +
                     g_.offset(pnl, qj, t);
-        auto& v = by_size[g_.bytes(t)];
+        auto& v = by_size[{q, g_.bytes(t)}];
         v.first.push_back(work(t));
         v.second.push_back(dst);
         if (std::find(targets.begin(), targets.end(), q) == targets.end()) targets.push_back(q);
@@ -148,14 +149,16 @@ class Merge {
         senders.push_back(q);
     }
     if (!targets.empty()) {
-      std::vector<armci_giov_t> darr;
-      for (auto& [bytes, v] : by_size)
-        darr.push_back(
-            {v.first.data(), v.second.data(), static_cast<int>(v.first.size()), static_cast<int>(bytes)});
-      const int proc = a_.members[static_cast<std::size_t>(targets[0])];
+      for (int q : targets) {
+        std::vector<armci_giov_t> darr;
+        for (auto& [key, v] : by_size)
+          if (key.first == q)
+            darr.push_back({v.first.data(), v.second.data(), static_cast<int>(v.first.size()),
+                            static_cast<int>(key.second)});
+        ARMCI_PutV(darr.data(), static_cast<int>(darr.size()), a_.members[static_cast<std::size_t>(q)]);
+      }
       // Notices are ordered after earlier puts to the same node, whichever
       // of its processes they address: no fence needed.
-      ARMCI_PutV(darr.data(), static_cast<int>(darr.size()), proc);
       for (int q : targets) armci_notify(a_.members[static_cast<std::size_t>(q)]);
     }
     for (int q : senders) armci_notify_wait(a_.members[static_cast<std::size_t>(q)], nullptr);
