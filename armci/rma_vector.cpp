@@ -11,10 +11,12 @@ namespace {
 
 enum class Dir { Put, Get, Acc };
 
-// Validates every remote piece and collects (local, remote, bytes) triples.
-std::vector<transport::Piece> pieces(Runtime& r, const char* call, armci_giov_t* darr, int len,
-                                          int proc, Dir dir) {
-  std::vector<transport::Piece> out;
+// Validates every remote piece and collects (local, remote, bytes) triples
+// into this thread's reused buffer (no allocation once warm).
+const std::vector<transport::Piece>& pieces(Runtime& r, const char* call, armci_giov_t* darr, int len,
+                                            int proc, Dir dir) {
+  thread_local std::vector<transport::Piece> out;
+  out.clear();
   for (int i = 0; i < len; ++i) {
     const armci_giov_t& d = darr[i];
     if (d.bytes == 0) continue;
@@ -39,7 +41,7 @@ int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* 
   check_giov(call, darr, len);
   if (dir == Dir::Acc)
     for (int i = 0; i < len; ++i) check_acc(call, optype, scale, darr[i].bytes);
-  auto ps = pieces(r, call, darr, len, proc, dir);
+  const auto& ps = pieces(r, call, darr, len, proc, dir);
   if (ps.empty()) return 0;
   if (dir == Dir::Put) route::put_pieces(r, proc, ps, h);
   else if (dir == Dir::Get) route::get_pieces(r, proc, ps, h);

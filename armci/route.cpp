@@ -93,15 +93,15 @@ void acc_strided(Runtime& r, int proc, int optype, const void* scale, const void
          [&](auto& t, int nd) { t.acc_strided(nd, optype, scale, src, addr(dst), s); });
 }
 
-void put_pieces(Runtime& r, int proc, const std::vector<Piece>& p, armci_hdl_t* h) {
+void put_pieces(Runtime& r, int proc, Pieces p, armci_hdl_t* h) {
   move(r, proc, h, p.size(), [&](auto& t, int nd, Request* q) { t.put_pieces(nd, p, q); });
 }
 
-void get_pieces(Runtime& r, int proc, const std::vector<Piece>& p, armci_hdl_t* h) {
+void get_pieces(Runtime& r, int proc, Pieces p, armci_hdl_t* h) {
   move(r, proc, h, p.size(), [&](auto& t, int nd, Request* q) { t.get_pieces(nd, p, q); });
 }
 
-void acc_pieces(Runtime& r, int proc, int optype, const void* scale, const std::vector<Piece>& p) {
+void acc_pieces(Runtime& r, int proc, int optype, const void* scale, Pieces p) {
   update(r, proc, native_acc(r, optype), p.size(), [&](auto& t, int nd) { t.acc_pieces(nd, optype, scale, p); });
 }
 

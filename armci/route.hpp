@@ -24,6 +24,7 @@ namespace armci::route {
 inline armci_hdl_t* const kImplicit = reinterpret_cast<armci_hdl_t*>(uintptr_t{1});
 
 using transport::Piece;
+using transport::Pieces;
 using transport::StridedShape;
 
 bool local(int proc);  // on the caller's node: reachable by load/store
@@ -36,9 +37,9 @@ void put_strided(Runtime& r, int proc, const void* src, void* dst, const Strided
 void get_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h);
 void acc_strided(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst,
                  const StridedShape& s);
-void put_pieces(Runtime& r, int proc, const std::vector<Piece>& p, armci_hdl_t* h);
-void get_pieces(Runtime& r, int proc, const std::vector<Piece>& p, armci_hdl_t* h);
-void acc_pieces(Runtime& r, int proc, int optype, const void* scale, const std::vector<Piece>& p);
+void put_pieces(Runtime& r, int proc, Pieces p, armci_hdl_t* h);
+void get_pieces(Runtime& r, int proc, Pieces p, armci_hdl_t* h);
+void acc_pieces(Runtime& r, int proc, int optype, const void* scale, Pieces p);
 void rmw(Runtime& r, int proc, int op, void* ploc, void* prem, long extra);
 void signal(Runtime& r, int proc, const transport::Signal& s);
 // ARMCI mutexes: a TicketLock in proc's memory.

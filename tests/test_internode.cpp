@@ -3,8 +3,10 @@
 // transfers, strided shapes with more pieces than the provider's iov limit.
 // Runs with small heap segments (ARMCI_SHM_SEGMENT=8M in suite.list) so the
 // heap grows during the test.
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,22 @@
 
 using mp::me;
 using mp::nproc;
+
+// Every C++ allocation of this process, the runtime's included (the library
+// resolves operator new to this program's definition).
+static std::atomic<long> g_news{0};
+// This operator new is malloc underneath, so free is its matching release.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void* operator new(std::size_t n) {
+  g_news.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -256,4 +274,50 @@ TEST_F(Internode, MallocLocalBuffersNeedNoBounceCopy) {
   }
   ARMCI_Barrier();
   ASSERT_EQ(ARMCI_Free(remote[static_cast<std::size_t>(me())]), 0);
+}
+
+// Put, get and accumulate in every shape allocate nothing once warm: the
+// router, the address check and the transports reuse their buffers.
+TEST_F(Internode, NoHeapAllocationOnPutGetAccPaths) {
+  mp::Shared<double> a(4096);
+  std::vector<double> buf(4096, 1.0);
+  const double one = 1.0;
+  const int peer = (me() + 1) % nproc();
+  int count[2] = {64 * sizeof(double), 16}, stride[1] = {128 * sizeof(double)};
+  void* lp[4];
+  void* rp[4];
+  for (int i = 0; i < 4; ++i) {
+    lp[i] = &buf[static_cast<std::size_t>(i) * 300];
+    rp[i] = a.of(peer) + i * 512;
+  }
+  armci_giov_t d = {lp, rp, 4, 64 * sizeof(double)};
+  armci_giov_t g = {rp, lp, 4, 64 * sizeof(double)};
+  auto round = [&] {
+    ARMCI_Put(buf.data(), a.of(peer), 8, peer);
+    ARMCI_Get(a.of(peer), buf.data(), 8, peer);
+    ARMCI_Put(buf.data(), a.of(peer), 16384, peer);
+    ARMCI_Acc(ARMCI_ACC_DBL, const_cast<double*>(&one), buf.data(), a.of(peer) + 1024, 64 * sizeof(double), peer);
+    armci_hdl_t h;
+    ARMCI_INIT_HANDLE(&h);
+    ARMCI_NbPut(buf.data(), a.of(peer) + 8, 1024, peer, &h);
+    ARMCI_Wait(&h);
+    ARMCI_NbGet(a.of(peer) + 8, buf.data() + 8, 1024, peer, nullptr);
+    ARMCI_WaitAll();
+    ARMCI_PutS(buf.data(), stride, a.of(peer), stride, count, 1, peer);
+    ARMCI_GetS(a.of(peer), stride, buf.data(), stride, count, 1, peer);
+    ARMCI_AccS(ARMCI_ACC_DBL, const_cast<double*>(&one), buf.data(), stride, a.of(peer), stride, count, 1, peer);
+    ARMCI_PutV(&d, 1, peer);
+    ARMCI_GetV(&g, 1, peer);
+    ARMCI_AccV(ARMCI_ACC_DBL, const_cast<double*>(&one), &d, 1, peer);
+    long old = 0;
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, a.of(peer) + 2048, 1, peer);
+    ARMCI_Fence(peer);
+  };
+  for (int i = 0; i < 3; ++i) round();  // warm: buffers, connections, token table
+  const long before = g_news.load();
+  for (int i = 0; i < 50; ++i) round();
+  const long during = g_news.load() - before;
+  EXPECT_EQ(during, 0) << "operator new calls in 50 rounds of put/get/acc in every shape ("
+                       << (multi_node() && !ARMCI_Same_node(peer) ? "to another node" : "on one node") << ")";
+  ARMCI_Barrier();
 }

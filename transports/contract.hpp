@@ -39,7 +39,7 @@ namespace armci::transport {
 
 template <typename T>
 concept Transport = requires(T& t, int node, const void* src, void* dst, uintptr_t remote,
-                             std::size_t n, const StridedShape& s, const std::vector<Piece>& p,
+                             std::size_t n, const StridedShape& s, Pieces p,
                              Request* req, Request& r, int op, const void* scale, void* ploc,
                              long extra, const Signal& sig) {
   t.put(node, src, remote, n, req);

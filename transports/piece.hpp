@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace armci::transport {
 
@@ -11,5 +12,8 @@ struct Piece {
   uintptr_t remote;
   std::size_t bytes;
 };
+// What the transports take: a view, so a caller may pass one piece on its
+// stack or a buffer it reuses, and no operation needs the heap.
+using Pieces = std::span<const Piece>;
 
 }  // namespace armci::transport

@@ -32,13 +32,13 @@ class Shm {
   void acc_strided(int, int op, const void* scale, const void* src, uintptr_t dst, const StridedShape& s) {
     shm::acc_strided(heap_.ctl(), heap_.base(), op, scale, src, at(dst), s);
   }
-  void put_pieces(int, const std::vector<Piece>& p, Request*) {
+  void put_pieces(int, Pieces p, Request*) {
     for (const Piece& q : p) shm::put(q.local, at(q.remote), q.bytes);
   }
-  void get_pieces(int, const std::vector<Piece>& p, Request*) {
+  void get_pieces(int, Pieces p, Request*) {
     for (const Piece& q : p) shm::get(at(q.remote), const_cast<void*>(q.local), q.bytes);
   }
-  void acc_pieces(int, int op, const void* scale, const std::vector<Piece>& p) {
+  void acc_pieces(int, int op, const void* scale, Pieces p) {
     for (const Piece& q : p) shm::acc(heap_.ctl(), heap_.base(), op, scale, q.local, at(q.remote), q.bytes);
   }
   void rmw(int, int op, void* ploc, uintptr_t prem, long extra) { shm::rmw(op, ploc, at(prem), extra); }

@@ -13,6 +13,8 @@ namespace armci::transport {
 
 namespace {
 constexpr int kSendBufs = 64;
+constexpr int kCtxInitial = 512;
+constexpr std::size_t kScatterInitial = 64;
 constexpr uint64_t kLocalKeyBase = uint64_t{1} << 32;  // keys of local-only registrations
 
 }  // namespace
@@ -37,6 +39,17 @@ OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint),
     recv_mr = ep.register_memory(recv_mem.data(), recv_mem.size(), FI_RECV, kLocalKeyBase - 2);
   }
   for (int i = kSendBufs - 1; i >= 0; --i) free_send.push_back(i);
+  // Operation contexts and active-message entries made up front, so the
+  // data path allocates nothing: at most reply_bufs messages are ever
+  // unanswered, and contexts beyond kCtxInitial are made only at a new peak.
+  for (int i = 0; i < kCtxInitial; ++i) free_ctx.push_back(&ctx_store.emplace_back());
+  free_ctx.reserve(4 * kCtxInitial);
+  for (uint32_t t = 0; t < reply_bufs; ++t) {
+    pending.emplace_back().scatter.reserve(kScatterInitial);  // a message of more pieces grows its entry once
+    free_pending.push_back(reply_bufs - 1 - t);
+  }
+  am_table.reserve(ofi::kAmMax / sizeof(ofi::PieceWire));
+  am_parts.reserve(ofi::kAmMax / sizeof(ofi::PieceWire));
   for (int i = 0; i < static_cast<int>(reply_bufs); ++i) post_reply_recv(i);
   if (caps.atomics) probe_atomics();
 }
@@ -84,7 +97,7 @@ void OfiImpl::post_reply_recv(int i) {
        "fi_recv");
 }
 
-void OfiImpl::post_retry(const std::function<ssize_t()>& op, ssize_t rc, int node, const char* what) {
+void OfiImpl::post_retry(Retry op, ssize_t rc, int node, const char* what) {
   using clock = std::chrono::steady_clock;
   clock::time_point start{};
   for (unsigned tries = 0;; ++tries, rc = op()) {

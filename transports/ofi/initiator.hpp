@@ -6,6 +6,7 @@
 
 #include <deque>
 #include <functional>
+#include <type_traits>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -135,9 +136,16 @@ struct OfiImpl {
   void post(Op&& op, int node, const char* what) {
     ssize_t rc = op();
     if (__builtin_expect(rc == 0, 1)) return;
-    post_retry(op, rc, node, what);
+    using F = std::remove_reference_t<Op>;
+    post_retry(Retry{[](void* f) -> ssize_t { return (*static_cast<F*>(f))(); }, &op}, rc, node, what);
   }
-  void post_retry(const std::function<ssize_t()>& op, ssize_t rc, int node, const char* what);
+  // The post to repeat, by reference (a std::function could allocate).
+  struct Retry {
+    ssize_t (*call)(void*);
+    void* op;
+    ssize_t operator()() const { return call(op); }
+  };
+  void post_retry(Retry op, ssize_t rc, int node, const char* what);
   void account_local(int node, Request* req);
   // Target address and key of [addr, addr+len) on node; len is clipped to
   // the end of the segment.
@@ -156,27 +164,33 @@ struct OfiImpl {
   void free_token(uint32_t t);
   void send_am(int node, int buf, std::size_t len, const char* what);
   void wait_reply(uint32_t token, const char* what);
-  void pieces_am(int node, AmOp op, int type, const void* scale, const std::vector<Ofi::Piece>& p,
+  // Reused under the lock by every operation: no allocation once warm.
+  std::vector<Piece> walk;              // a strided shape's pieces
+  std::vector<ofi::PieceWire> am_table;  // one message's piece table
+  std::vector<Piece> am_parts;           // and the parts it carries
+  void acc(int node, int type, const void* scale, Pieces p);
+  void pieces_am(int node, AmOp op, int type, const void* scale, Pieces p,
                  Request* req);
 
   // Native atomics (initiator_atomic.cpp)
   void probe_atomics();
-  void native_acc(int node, int type, const void* scale, const std::vector<Ofi::Piece>& p);
+  void native_acc(int node, int type, const void* scale, Pieces p);
   bool native_rmw(int node, int op, void* ploc, uintptr_t prem, long extra);
 
   // RMA (initiator_rma.cpp): is_write picks put or get; `local` is the
   // source of a put and the destination of a get.
   void rma(bool is_write, int node, const void* local, uintptr_t remote_addr, std::size_t n, Request* req);
-  void rma_iov(bool is_write, int node, const std::vector<Ofi::Piece>& p, std::size_t first,
+  void rma_iov(bool is_write, int node, Pieces p, std::size_t first,
                std::size_t count, Request* req);
-  void pieces(bool is_write, int node, const std::vector<Ofi::Piece>& p, Request* req);
+  void pieces(bool is_write, int node, Pieces p, Request* req);
   void post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_iov* rma, std::size_t count,
                 OpCtx* c, uint64_t flags, std::size_t bytes);
 };
 
-// Pieces (local, remote, bytes) of a strided transfer.
-std::vector<Ofi::Piece> strided_pieces(const void* local, uintptr_t remote, const StridedShape& s,
-                                       bool remote_is_dst);
+// Pieces (local, remote, bytes) of a strided transfer, into `out` (reused:
+// its capacity stays, so a walk allocates nothing once warm).
+void strided_pieces(std::vector<Piece>& out, const void* local, uintptr_t remote, const StridedShape& s,
+                    bool remote_is_dst);
 
 }  // namespace armci::transport
 

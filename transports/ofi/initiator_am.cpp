@@ -30,7 +30,10 @@ uint32_t OfiImpl::new_pending(int node, AmOp op) {
     free_pending.pop_back();
   }
   PendingAm& p = pending[t];
-  p = PendingAm{};
+  p.done = false;
+  p.reply = ReplyHeader{};
+  p.scatter.clear();  // capacity kept: a reused entry allocates nothing
+  p.req = nullptr;
   p.in_use = true;
   p.node = node;
   p.op = op;
@@ -116,7 +119,7 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
 }
 
 void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
-                        const std::vector<Ofi::Piece>& p, Request* req) {
+                        Pieces p, Request* req) {
   const bool carries_data = op != AmOp::GetPieces;
   const std::size_t elem = op == AmOp::Acc ? acc_elem_size(type) : 1;
   std::size_t i = 0, done_in_piece = 0;
@@ -130,8 +133,10 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
     if (scale) std::memcpy(h.scale, scale, acc_scale_size(type));
     // Fill the message: piece table first, data after it (sizes known only
     // once we know how many pieces fit).
-    std::vector<ofi::PieceWire> table;
-    std::vector<Ofi::Piece> parts;
+    std::vector<ofi::PieceWire>& table = am_table;
+    std::vector<Piece>& parts = am_parts;
+    table.clear();
+    parts.clear();
     std::size_t room = ofi::kAmMax - sizeof h;
     std::size_t data = 0;
     std::size_t reply_room = kReplyRoom;
@@ -169,7 +174,7 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
         d += q.bytes;
       }
     if (op == AmOp::GetPieces) {
-      pending[t].scatter = std::move(parts);
+      pending[t].scatter.assign(parts.begin(), parts.end());  // keeps the entry's capacity
       pending[t].req = req;
       account_local(node, req);
     }
@@ -180,20 +185,29 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
 }
 
 // ---------------------------------------------------------------- Ofi API
+void OfiImpl::acc(int node, int type, const void* scale, Pieces p) {
+  const int i = type - ARMCI_ACC_INT;
+  if (caps.atomics && i >= 0 && i < 6 && native.acc[i]) return native_acc(node, type, scale, p);
+  order(node, OpClass::Am);
+  pieces_am(node, AmOp::Acc, type, scale, p, nullptr);
+}
+
 void Ofi::acc(int node, int optype, const void* scale, const void* src, uintptr_t dst, std::size_t n) {
-  acc_pieces(node, optype, scale, {{src, dst, n}});
+  const Piece one{src, dst, n};
+  OfiImpl::Guard g(*impl_);
+  impl_->acc(node, optype, scale, Pieces(&one, 1));
 }
 
 void Ofi::acc_strided(int node, int optype, const void* scale, const void* src, uintptr_t dst,
                       const StridedShape& s) {
-  acc_pieces(node, optype, scale, strided_pieces(src, dst, s, true));
+  OfiImpl::Guard g(*impl_);
+  strided_pieces(impl_->walk, src, dst, s, true);
+  impl_->acc(node, optype, scale, impl_->walk);
 }
 
-void Ofi::acc_pieces(int node, int optype, const void* scale, const std::vector<Piece>& p) {
+void Ofi::acc_pieces(int node, int optype, const void* scale, Pieces p) {
   OfiImpl::Guard g(*impl_);
-  if (native_acc(optype)) return impl_->native_acc(node, optype, scale, p);
-  impl_->order(node, OpClass::Am);
-  impl_->pieces_am(node, AmOp::Acc, optype, scale, p, nullptr);
+  impl_->acc(node, optype, scale, p);
 }
 
 void Ofi::rmw(int node, int op, void* ploc, uintptr_t prem, long extra) {

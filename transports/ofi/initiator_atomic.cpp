@@ -74,7 +74,7 @@ void OfiImpl::probe_atomics() {
   }
 }
 
-void OfiImpl::native_acc(int node, int type, const void* scale, const std::vector<Ofi::Piece>& pieces) {
+void OfiImpl::native_acc(int node, int type, const void* scale, Pieces pieces) {
   order(node, OpClass::Atomic);
   const std::size_t es = acc_elem_size(type);
   const std::size_t max_elems = std::min(native.acc_count[slot(type)], ofi::kAmMax / es);

@@ -72,7 +72,7 @@ void OfiImpl::rma(bool is_write, int node, const void* local, uintptr_t remote_a
   }
 }
 
-void OfiImpl::rma_iov(bool is_write, int node, const std::vector<Ofi::Piece>& p, std::size_t first,
+void OfiImpl::rma_iov(bool is_write, int node, Pieces p, std::size_t first,
                       std::size_t count, Request* req) {
   iovec iov[16];
   void* desc[16];
@@ -105,7 +105,7 @@ void OfiImpl::rma_iov(bool is_write, int node, const std::vector<Ofi::Piece>& p,
   post_rma(is_write, node, iov, desc, rio, count, c, flags, total);
 }
 
-void OfiImpl::pieces(bool is_write, int node, const std::vector<Ofi::Piece>& p, Request* req) {
+void OfiImpl::pieces(bool is_write, int node, Pieces p, Request* req) {
   if (p.empty()) return;
   if (p.size() == 1) return rma(is_write, node, p[0].local, p[0].remote, p[0].bytes, req);
   std::size_t total = 0;
@@ -129,16 +129,14 @@ void OfiImpl::pieces(bool is_write, int node, const std::vector<Ofi::Piece>& p, 
   }
 }
 
-std::vector<Ofi::Piece> strided_pieces(const void* local, uintptr_t remote, const StridedShape& s,
-                                       bool remote_is_dst) {
-  std::vector<Ofi::Piece> out;
-  out.reserve(s.chunks());
+void strided_pieces(std::vector<Piece>& out, const void* local, uintptr_t remote, const StridedShape& s,
+                    bool remote_is_dst) {
+  out.clear();
   auto l = static_cast<const char*>(local);
   for_each_piece(s, [&](long so, long d, std::size_t n) {
     if (remote_is_dst) out.push_back({l + so, remote + static_cast<uintptr_t>(d), n});
     else out.push_back({l + d, remote + static_cast<uintptr_t>(so), n});
   });
-  return out;
 }
 
 // ---------------------------------------------------------------- Ofi API
@@ -152,26 +150,26 @@ void Ofi::get(int node, uintptr_t src, void* dst, std::size_t n, Request* req) {
   impl_->rma(false, node, dst, src, n, req);
 }
 
-void Ofi::put_pieces(int node, const std::vector<Piece>& p, Request* req) {
+void Ofi::put_pieces(int node, Pieces p, Request* req) {
   OfiImpl::Guard g(*impl_);
   impl_->pieces(true, node, p, req);
 }
 
-void Ofi::get_pieces(int node, const std::vector<Piece>& p, Request* req) {
+void Ofi::get_pieces(int node, Pieces p, Request* req) {
   OfiImpl::Guard g(*impl_);
   impl_->pieces(false, node, p, req);
 }
 
 void Ofi::put_strided(int node, const void* src, uintptr_t dst, const StridedShape& s, Request* req) {
-  auto p = strided_pieces(src, dst, s, true);
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(true, node, p, req);
+  strided_pieces(impl_->walk, src, dst, s, true);
+  impl_->pieces(true, node, impl_->walk, req);
 }
 
 void Ofi::get_strided(int node, uintptr_t src, void* dst, const StridedShape& s, Request* req) {
-  auto p = strided_pieces(dst, src, s, false);
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(false, node, p, req);
+  strided_pieces(impl_->walk, dst, src, s, false);
+  impl_->pieces(false, node, impl_->walk, req);
 }
 
 }  // namespace armci::transport

@@ -58,9 +58,9 @@ class Ofi {
   void acc_strided(int node, int optype, const void* scale, const void* src, uintptr_t dst,
                    const StridedShape& s);
   using Piece = transport::Piece;
-  void put_pieces(int node, const std::vector<Piece>& p, Request* req);
-  void get_pieces(int node, const std::vector<Piece>& p, Request* req);
-  void acc_pieces(int node, int optype, const void* scale, const std::vector<Piece>& p);
+  void put_pieces(int node, Pieces p, Request* req);
+  void get_pieces(int node, Pieces p, Request* req);
+  void acc_pieces(int node, int optype, const void* scale, Pieces p);
   void rmw(int node, int op, void* ploc, uintptr_t prem, long extra);
   // With ARMCI_OFI_ATOMICS=1 and provider support for the type/op, every
   // accumulate/Rmw of that kind (same node included) must go through here so
