@@ -52,6 +52,7 @@ OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint),
   am_parts.reserve(ofi::kAmMax / sizeof(ofi::PieceWire));
   for (int i = 0; i < static_cast<int>(reply_bufs); ++i) post_reply_recv(i);
   if (caps.atomics) probe_atomics();
+  plan_ordering();
 }
 
 OpCtx* OfiImpl::ctx(OpKind k, int node, Request* req, bool counts_local) {
@@ -185,39 +186,33 @@ void OfiImpl::complete(OpCtx* c) {
   release(c);
 }
 
+// Operations to one node take effect in issue order.  Active messages are
+// applied by the agent after they arrive, so RMA after an active message
+// waits for its reply; native atomics are ordered with nothing, so
+// everything waits for them and they for everything; the rest waits only
+// where the provider does not order the pair itself.  Decided once here,
+// from the provider's ordering bits.
+void OfiImpl::plan_ordering() {
+  auto set = [&](OpClass c, uint8_t m) { drain_before[static_cast<int>(c)] = m; };
+  set(OpClass::Atomic, kDrainWrites | kDrainReads | kDrainAms);
+  set(OpClass::FetchAtomic, kDrainAtomics | kDrainWrites | kDrainReads | kDrainAms);
+  set(OpClass::Write, kDrainAtomics | kDrainAms | (caps.has(FI_ORDER_WAW) ? 0 : kDrainWrites) |
+                          (caps.has(FI_ORDER_WAR) ? 0 : kDrainReads));
+  set(OpClass::Read, kDrainAtomics | kDrainAms | (caps.has(FI_ORDER_RAW) ? 0 : kDrainWrites));
+  set(OpClass::Am, kDrainAtomics | (caps.has(FI_ORDER_SAW) ? 0 : kDrainWrites) |
+                       (caps.has(FI_ORDER_SAR) ? 0 : kDrainReads) | (caps.has(FI_ORDER_SAS) ? 0 : kDrainAms));
+}
+
 void OfiImpl::order(int node, OpClass next) {
-  // Operations to one node take effect in issue order.  Active messages are
-  // applied by the agent after they arrive, so RMA after an active message
-  // waits for its reply; everything else waits only where the provider does
-  // not order the pair itself.
+  const uint8_t m = drain_before[static_cast<int>(next)];
   NodeState& s = nodes[static_cast<std::size_t>(node)];
-  auto drain = [&](uint32_t NodeState::*field, const char* what) {
-    if (s.*field) wait_until([&] { return s.*field == 0; }, what);
+  auto drain = [&](uint8_t bit, uint32_t NodeState::*field, const char* what) {
+    if ((m & bit) && s.*field) wait_until([&] { return s.*field == 0; }, what);
   };
-  // Native atomics are ordered with nothing else: everything waits for them.
-  if (next != OpClass::Atomic) drain(&NodeState::atomics, "earlier atomics (ordering)");
-  switch (next) {
-    case OpClass::Atomic:
-    case OpClass::FetchAtomic:
-      drain(&NodeState::writes, "earlier writes (ordering)");
-      drain(&NodeState::reads, "earlier reads (ordering)");
-      drain(&NodeState::ams, "earlier active messages (ordering)");
-      break;
-    case OpClass::Write:
-      drain(&NodeState::ams, "earlier active messages (ordering)");
-      if (!caps.has(FI_ORDER_WAW)) drain(&NodeState::writes, "earlier writes (ordering)");
-      if (!caps.has(FI_ORDER_WAR)) drain(&NodeState::reads, "earlier reads (ordering)");
-      break;
-    case OpClass::Read:
-      drain(&NodeState::ams, "earlier active messages (ordering)");
-      if (!caps.has(FI_ORDER_RAW)) drain(&NodeState::writes, "earlier writes (ordering)");
-      break;
-    case OpClass::Am:
-      if (!caps.has(FI_ORDER_SAW)) drain(&NodeState::writes, "earlier writes (ordering)");
-      if (!caps.has(FI_ORDER_SAR)) drain(&NodeState::reads, "earlier reads (ordering)");
-      if (!caps.has(FI_ORDER_SAS)) drain(&NodeState::ams, "earlier active messages (ordering)");
-      break;
-  }
+  drain(kDrainAtomics, &NodeState::atomics, "earlier atomics (ordering)");
+  drain(kDrainWrites, &NodeState::writes, "earlier writes (ordering)");
+  drain(kDrainReads, &NodeState::reads, "earlier reads (ordering)");
+  drain(kDrainAms, &NodeState::ams, "earlier active messages (ordering)");
 }
 
 bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {

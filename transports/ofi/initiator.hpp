@@ -128,6 +128,10 @@ struct OfiImpl {
   template <typename Pred>
   void wait_until(Pred&& pred, const char* what);
   void order(int node, OpClass next);
+  // Which counters must reach zero before each class of operation (by OpClass).
+  enum : uint8_t { kDrainWrites = 1, kDrainReads = 2, kDrainAms = 4, kDrainAtomics = 8 };
+  uint8_t drain_before[5] = {};
+  void plan_ordering();
   void fence(int node);
   void fence_all();
   // Posts with op(), driving progress and retrying while it returns
