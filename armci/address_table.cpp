@@ -6,8 +6,7 @@
 namespace armci {
 
 void AddressTable::resize(int nprocs) {
-  n_ = static_cast<std::size_t>(nprocs);
-  procs_ = std::make_unique<PerProc[]>(n_);
+  procs_ = std::make_unique<PerProc[]>(static_cast<std::size_t>(nprocs));
 }
 
 void AddressTable::add(int proc, uintptr_t base, std::size_t len) {

@@ -62,7 +62,6 @@ class AddressTable {
   bool search(const PerProc& p, uintptr_t a, std::size_t len, Allocation* out) const;
 
   std::unique_ptr<PerProc[]> procs_;
-  std::size_t n_ = 0;
   mutable std::shared_mutex mu_;
   bool threaded_ = false;
 };

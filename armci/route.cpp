@@ -32,17 +32,19 @@ class Completion {
   Request stack_;
 };
 
+int node_of(const Runtime& r, int proc) { return r.topo.node_of[static_cast<std::size_t>(proc)]; }
+
 // One data movement: op(transport, node, request) through shared memory to
 // this node, through libfabric to the others.
 template <typename Op>
-void move(Runtime& r, int proc, armci_hdl_t* h, std::size_t pieces, Op&& op) {
+void transfer(Runtime& r, int proc, armci_hdl_t* h, std::size_t pieces, Op&& op) {
   if (r.topo.same_node(proc)) {
     op(*r.shm, 0, nullptr);
     r.stats.local_ops += pieces;
     return;
   }
   Completion c(r, h);
-  op(*r.ofi, node(proc), c.req);
+  op(*r.ofi, node_of(r, proc), c.req);
   c.finish();
 }
 
@@ -55,7 +57,7 @@ void update(Runtime& r, int proc, bool native, std::size_t pieces, Op&& op) {
     r.stats.local_ops += pieces;
     return;
   }
-  op(*r.ofi, node(proc));
+  op(*r.ofi, node_of(r, proc));
 }
 
 bool native_acc(Runtime& r, int optype) { return r.ofi && r.ofi->native_acc(optype); }
@@ -65,14 +67,13 @@ uintptr_t addr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 }  // namespace
 
 bool local(int proc) { return rt().topo.same_node(proc); }
-int node(int proc) { return rt().topo.node_of[static_cast<std::size_t>(proc)]; }
 
 void put(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
-  move(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.put(nd, src, addr(dst), n, q); });
+  transfer(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.put(nd, src, addr(dst), n, q); });
 }
 
 void get(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
-  move(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.get(nd, addr(src), dst, n, q); });
+  transfer(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.get(nd, addr(src), dst, n, q); });
 }
 
 void acc(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst, std::size_t n) {
@@ -80,11 +81,11 @@ void acc(Runtime& r, int proc, int optype, const void* scale, const void* src, v
 }
 
 void put_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h) {
-  move(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.put_strided(nd, src, addr(dst), s, q); });
+  transfer(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.put_strided(nd, src, addr(dst), s, q); });
 }
 
 void get_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h) {
-  move(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.get_strided(nd, addr(src), dst, s, q); });
+  transfer(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.get_strided(nd, addr(src), dst, s, q); });
 }
 
 void acc_strided(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst,
@@ -94,11 +95,11 @@ void acc_strided(Runtime& r, int proc, int optype, const void* scale, const void
 }
 
 void put_pieces(Runtime& r, int proc, Pieces p, armci_hdl_t* h) {
-  move(r, proc, h, p.size(), [&](auto& t, int nd, Request* q) { t.put_pieces(nd, p, q); });
+  transfer(r, proc, h, p.size(), [&](auto& t, int nd, Request* q) { t.put_pieces(nd, p, q); });
 }
 
 void get_pieces(Runtime& r, int proc, Pieces p, armci_hdl_t* h) {
-  move(r, proc, h, p.size(), [&](auto& t, int nd, Request* q) { t.get_pieces(nd, p, q); });
+  transfer(r, proc, h, p.size(), [&](auto& t, int nd, Request* q) { t.get_pieces(nd, p, q); });
 }
 
 void acc_pieces(Runtime& r, int proc, int optype, const void* scale, Pieces p) {
@@ -111,16 +112,16 @@ void rmw(Runtime& r, int proc, int op, void* ploc, void* prem, long extra) {
 
 void signal(Runtime& r, int proc, const transport::Signal& s) {
   if (r.topo.same_node(proc)) r.shm->signal(0, s);
-  else r.ofi->signal(node(proc), s);
+  else r.ofi->signal(node_of(r, proc), s);
 }
 
 void lock(Runtime& r, int proc, void* l) {
   if (r.topo.same_node(proc)) r.shm->lock(0, addr(l));
-  else r.ofi->lock(node(proc), addr(l));
+  else r.ofi->lock(node_of(r, proc), addr(l));
 }
 
 bool trylock(Runtime& r, int proc, void* l) {
-  return r.topo.same_node(proc) ? r.shm->trylock(0, addr(l)) : r.ofi->trylock(node(proc), addr(l));
+  return r.topo.same_node(proc) ? r.shm->trylock(0, addr(l)) : r.ofi->trylock(node_of(r, proc), addr(l));
 }
 
 void unlock(Runtime& r, int proc, void* l) {
@@ -130,13 +131,13 @@ void unlock(Runtime& r, int proc, void* l) {
     fence_all(r);
     r.shm->unlock(0, addr(l));
   } else {
-    r.ofi->unlock(node(proc), addr(l));
+    r.ofi->unlock(node_of(r, proc), addr(l));
   }
 }
 
 void fence(Runtime& r, int proc) {
   r.shm->fence(0);
-  if (!r.topo.same_node(proc)) r.ofi->fence(node(proc));
+  if (!r.topo.same_node(proc)) r.ofi->fence(node_of(r, proc));
 }
 
 void fence_all(Runtime& r) {
@@ -158,7 +159,7 @@ bool test(Runtime& r, armci_hdl_t* h) {
 }
 
 void wait_proc(Runtime& r, int proc) {
-  if (!r.topo.same_node(proc)) r.ofi->wait_node(node(proc));
+  if (!r.topo.same_node(proc)) r.ofi->wait_node(node_of(r, proc));
 }
 
 void wait_all(Runtime& r) {

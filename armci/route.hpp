@@ -28,7 +28,6 @@ using transport::Pieces;
 using transport::StridedShape;
 
 bool local(int proc);  // on the caller's node: reachable by load/store
-int node(int proc);
 
 void put(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
 void get(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h);

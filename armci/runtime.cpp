@@ -70,9 +70,15 @@ transport::OfiContext Runtime::ofi_context() {
 
 void Runtime::raise_thread_level(int level) {
   thread_level = std::max(thread_level, level);
-  handles.set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
-  addresses.set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
-  if (ofi) ofi->set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
+  apply_thread_level();
+}
+
+// Locks are taken only where several threads may call at once.
+void Runtime::apply_thread_level() {
+  const bool multiple = thread_level == ARMCI_THREAD_MULTIPLE;
+  handles.set_threaded(multiple);
+  addresses.set_threaded(multiple);
+  if (ofi) ofi->set_threaded(multiple);
 }
 
 Runtime& Runtime::create(const InitOptions& opts) {
@@ -119,8 +125,6 @@ Runtime::Runtime(const InitOptions& opts) {
   multi_node = topo.nnodes > 1;
   checks = knobs.CHECKS;
   addresses.resize(topo.nprocs());
-  handles.set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
-  addresses.set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
 
   const std::size_t slot = std::clamp<std::size_t>(knobs.MSG_SLOT, 256, std::size_t{1} << 20);
   const std::size_t prefix =
@@ -140,7 +144,6 @@ Runtime::Runtime(const InitOptions& opts) {
   }
   if (multi_node) {
     ofi = std::make_unique<transport::Ofi>(ofi_context());
-    ofi->set_threaded(thread_level == ARMCI_THREAD_MULTIPLE);
     boot->put(key("ep"), ofi->address());
   }
   boot->fence(topo.world);
@@ -151,6 +154,7 @@ Runtime::Runtime(const InitOptions& opts) {
                                             is_leader() ? &heap_service->control() : nullptr, backing);
   heap->ctl().procs[topo.my_local()].numa_node.store(numa->my_node());
   shm = std::make_unique<transport::Shm>(*heap);
+  apply_thread_level();  // before any RMA: the transports exist now
 
   node_heap_base.assign(static_cast<std::size_t>(topo.nnodes), 0);
   node_heap_base[static_cast<std::size_t>(topo.my_node())] = heap->base();

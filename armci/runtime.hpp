@@ -77,6 +77,7 @@ class Runtime {
   transport::OfiContext ofi_context();
   // ARMCI_Init_thread / MPI at a higher level after start-up.
   void raise_thread_level(int level);
+  void apply_thread_level();
 
   int me() const { return topo.me; }
   int nprocs() const { return topo.nprocs(); }

@@ -19,7 +19,6 @@ using namespace ga;
 namespace {
 
 struct Batch {
-  int proc = -1;
   std::vector<void*> mine, theirs;
 };
 
@@ -47,13 +46,11 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
         std::memcpy(mine, theirs, es);
       else {
         Batch& b = local[w];
-        b.proc = w;
         b.mine.push_back(mine);
         b.theirs.push_back(theirs);
       }
     } else {
       Batch& b = remote[w];
-      b.proc = w;
       b.mine.push_back(mine);
       b.theirs.push_back(theirs);
     }
@@ -75,11 +72,11 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
     if (op == Op::Put)
-      ARMCI_NbPutV(&g, 1, b.proc, &h);
+      ARMCI_NbPutV(&g, 1, w, &h);
     else if (op == Op::Get)
-      ARMCI_NbGetV(&g, 1, b.proc, &h);
+      ARMCI_NbGetV(&g, 1, w, &h);
     else
-      ARMCI_NbAccV(acc_op, scale, &g, 1, b.proc, &h);
+      ARMCI_NbAccV(acc_op, scale, &g, 1, w, &h);
     if (h) hs.push_back(h);
   }
   for (auto& [w, b] : local) {

@@ -149,13 +149,17 @@ class Merge {
         senders.push_back(q);
     }
     if (!targets.empty()) {
-      for (int q : targets) {
-        std::vector<armci_giov_t> darr;
-        for (auto& [key, v] : by_size)
-          if (key.first == q)
-            darr.push_back({v.first.data(), v.second.data(), static_cast<int>(v.first.size()),
-                            static_cast<int>(key.second)});
-        ARMCI_PutV(darr.data(), static_cast<int>(darr.size()), a_.members[static_cast<std::size_t>(q)]);
+      // The map is ordered by target first: one vector put per run of it.
+      std::vector<armci_giov_t> darr;
+      for (auto it = by_size.begin(); it != by_size.end(); ++it) {
+        auto& [key, v] = *it;
+        darr.push_back({v.first.data(), v.second.data(), static_cast<int>(v.first.size()),
+                        static_cast<int>(key.second)});
+        const auto next = std::next(it);
+        if (next == by_size.end() || next->first.first != key.first) {
+          ARMCI_PutV(darr.data(), static_cast<int>(darr.size()), a_.members[static_cast<std::size_t>(key.first)]);
+          darr.clear();
+        }
       }
       // Notices are ordered after earlier puts to the same node, whichever
       // of its processes they address: no fence needed.

@@ -48,12 +48,9 @@ struct Rows {
   std::vector<void*> mine, theirs;  // user side, array side
 };
 
-// One vector request: ARMCI checks every address against the allocation of
-// the process it names, so a batch holds the blocks of one owner.
-struct OwnerBatch {
-  int proc = -1;
-  std::vector<Rows> pieces;
-};
+// One vector request per owner: ARMCI checks every address against the
+// allocation of the process it names.
+using OwnerBatches = std::map<int, std::vector<Rows>>;  // by owner (world rank)
 
 // Rows of the selected elements of `sel` inside owner j's block `piece`.
 bool piece_rows(const Array& a, int j, const Box& piece, const Selection& sel, const UserBuf& buf,
@@ -130,7 +127,7 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
   if (sel.patch.empty()) return;
   Registry& r = *reg_or_null();
   const TypeInfo& ti = *type_info(a.type);
-  std::map<int, OwnerBatch> local_acc, remote;  // by owner (world rank)
+  OwnerBatches local_acc, remote;
   a.dist.for_each_piece(sel.patch, [&](int j, const Box& piece) {
     Rows rows;
     if (!piece_rows(a, j, piece, sel, buf, rows)) return;
@@ -142,31 +139,29 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
       else if (op == Op::Get)
         for (std::size_t i = 0; i < rows.mine.size(); ++i) std::memcpy(rows.mine[i], rows.theirs[i], nbytes);
       else
-        local_acc[w].pieces.push_back(std::move(rows));
+        local_acc[w].push_back(std::move(rows));
       return;
     }
-    OwnerBatch& b = remote[w];
-    b.proc = w;
-    b.pieces.push_back(std::move(rows));
+    remote[w].push_back(std::move(rows));
   });
   void* scale = const_cast<void*>(alpha);
   std::vector<armci_hdl_t> mine;
   std::vector<armci_hdl_t>& hs = nb ? *nb : mine;
   for (auto& [w, b] : remote) {
-    auto darr = giov_of(b.pieces, op);
+    auto darr = giov_of(b, op);
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
     const int len = static_cast<int>(darr.size());
     if (op == Op::Put)
-      ARMCI_NbPutV(darr.data(), len, b.proc, &h);
+      ARMCI_NbPutV(darr.data(), len, w, &h);
     else if (op == Op::Get)
-      ARMCI_NbGetV(darr.data(), len, b.proc, &h);
+      ARMCI_NbGetV(darr.data(), len, w, &h);
     else
-      ARMCI_NbAccV(ti.acc_op, scale, darr.data(), len, b.proc, &h);
+      ARMCI_NbAccV(ti.acc_op, scale, darr.data(), len, w, &h);
     if (h) hs.push_back(h);
   }
   for (auto& [w, b] : local_acc) {
-    auto darr = giov_of(b.pieces, op);
+    auto darr = giov_of(b, op);
     ARMCI_AccV(ti.acc_op, scale, darr.data(), static_cast<int>(darr.size()), w);
   }
   if (!nb)

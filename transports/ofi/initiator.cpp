@@ -48,8 +48,6 @@ OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint),
     pending.emplace_back().scatter.reserve(kScatterInitial);  // a message of more pieces grows its entry once
     free_pending.push_back(reply_bufs - 1 - t);
   }
-  am_table.reserve(ofi::kAmMax / sizeof(ofi::PieceWire));
-  am_parts.reserve(ofi::kAmMax / sizeof(ofi::PieceWire));
   for (int i = 0; i < static_cast<int>(reply_bufs); ++i) post_reply_recv(i);
   if (caps.atomics) probe_atomics();
   plan_ordering();
@@ -120,9 +118,7 @@ void OfiImpl::post_retry(Retry op, ssize_t rc, int node, const char* what) {
         fatal("ARMCI", "%s to node %d (agent: rank %d) kept returning -FI_EAGAIN for %.0f s: the "
               "peer is unreachable or not making progress (ARMCI_OFI_EAGAIN_TIMEOUT)",
               what, node, leader(node), waited);
-      if (threaded) mu.unlock();
-      sched_yield_hint();
-      if (threaded) mu.lock();
+      unlocked(sched_yield_hint);
     }
   }
 }
@@ -287,6 +283,11 @@ void OfiImpl::fence_all() {
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n) fence(n);
 }
 
+void OfiImpl::wait_node(int node) {
+  NodeState& s = nodes[static_cast<std::size_t>(node)];
+  wait_until([&] { return s.implicit == 0; }, "implicit non-blocking operations");
+}
+
 void Ofi::fence(int node) {
   OfiImpl::Guard g(*impl_);
   impl_->fence(node);
@@ -310,14 +311,12 @@ bool Ofi::test(Request& r) {
 
 void Ofi::wait_node(int node) {
   OfiImpl::Guard g(*impl_);
-  NodeState& s = impl_->nodes[static_cast<std::size_t>(node)];
-  impl_->wait_until([&] { return s.implicit == 0; }, "implicit non-blocking operations");
+  impl_->wait_node(node);
 }
 
 void Ofi::wait_all() {
   OfiImpl::Guard g(*impl_);
-  for (NodeState& s : impl_->nodes)
-    impl_->wait_until([&] { return s.implicit == 0; }, "implicit non-blocking operations");
+  for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) impl_->wait_node(n);
 }
 
 void Ofi::progress() {

@@ -93,9 +93,12 @@ struct OfiImpl {
     Guard(const Guard&) = delete;
     Guard& operator=(const Guard&) = delete;
   };
-  void pause(Backoff& b) {
+  // Runs f (a pause, a yield) with the lock let go.  Anything a caller keeps
+  // across this must be its own: another thread may run in between.
+  template <typename F>
+  void unlocked(F&& f) {
     if (threaded) mu.unlock();
-    b.pause();
+    f();
     if (threaded) mu.lock();
   }
   ofi::Endpoint ep;
@@ -134,6 +137,7 @@ struct OfiImpl {
   void plan_ordering();
   void fence(int node);
   void fence_all();
+  void wait_node(int node);
   // Posts with op(), driving progress and retrying while it returns
   // -FI_EAGAIN (first contact, full queue), within ARMCI_OFI_EAGAIN_TIMEOUT.
   template <typename Op>
@@ -168,10 +172,7 @@ struct OfiImpl {
   void free_token(uint32_t t);
   void send_am(int node, int buf, std::size_t len, const char* what);
   void wait_reply(uint32_t token, const char* what);
-  // Reused under the lock by every operation: no allocation once warm.
-  std::vector<Piece> walk;              // a strided shape's pieces
-  std::vector<ofi::PieceWire> am_table;  // one message's piece table
-  std::vector<Piece> am_parts;           // and the parts it carries
+  bool native_acc_ok(int type) const;
   void acc(int node, int type, const void* scale, Pieces p);
   void pieces_am(int node, AmOp op, int type, const void* scale, Pieces p,
                  Request* req);
@@ -191,10 +192,10 @@ struct OfiImpl {
                 OpCtx* c, uint64_t flags, std::size_t bytes);
 };
 
-// Pieces (local, remote, bytes) of a strided transfer, into `out` (reused:
-// its capacity stays, so a walk allocates nothing once warm).
-void strided_pieces(std::vector<Piece>& out, const void* local, uintptr_t remote, const StridedShape& s,
-                    bool remote_is_dst);
+// Pieces (local, remote, bytes) of a strided transfer, in the calling
+// thread's buffer (reused: no allocation once warm; per thread because the
+// initiator's lock is let go while an operation waits).
+Pieces strided_pieces(const void* local, uintptr_t remote, const StridedShape& s, bool remote_is_dst);
 
 }  // namespace armci::transport
 
@@ -212,7 +213,7 @@ void OfiImpl::wait_until(Pred&& pred, const char* what) {
     bool any = progress();
     if (pred()) return;
     if (any) b.reset();
-    else pause(b);
+    else unlocked([&] { b.pause(); });
   }
 }
 

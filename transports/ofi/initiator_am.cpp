@@ -133,8 +133,9 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
     if (scale) std::memcpy(h.scale, scale, acc_scale_size(type));
     // Fill the message: piece table first, data after it (sizes known only
     // once we know how many pieces fit).
-    std::vector<ofi::PieceWire>& table = am_table;
-    std::vector<Piece>& parts = am_parts;
+    // This thread's: new_pending below may let go of the lock.
+    thread_local std::vector<ofi::PieceWire> table;
+    thread_local std::vector<Piece> parts;
     table.clear();
     parts.clear();
     std::size_t room = ofi::kAmMax - sizeof h;
@@ -186,8 +187,7 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
 
 // ---------------------------------------------------------------- Ofi API
 void OfiImpl::acc(int node, int type, const void* scale, Pieces p) {
-  const int i = type - ARMCI_ACC_INT;
-  if (caps.atomics && i >= 0 && i < 6 && native.acc[i]) return native_acc(node, type, scale, p);
+  if (native_acc_ok(type)) return native_acc(node, type, scale, p);
   order(node, OpClass::Am);
   pieces_am(node, AmOp::Acc, type, scale, p, nullptr);
 }
@@ -200,9 +200,9 @@ void Ofi::acc(int node, int optype, const void* scale, const void* src, uintptr_
 
 void Ofi::acc_strided(int node, int optype, const void* scale, const void* src, uintptr_t dst,
                       const StridedShape& s) {
+  const Pieces p = strided_pieces(src, dst, s, true);
   OfiImpl::Guard g(*impl_);
-  strided_pieces(impl_->walk, src, dst, s, true);
-  impl_->acc(node, optype, scale, impl_->walk);
+  impl_->acc(node, optype, scale, p);
 }
 
 void Ofi::acc_pieces(int node, int optype, const void* scale, Pieces p) {

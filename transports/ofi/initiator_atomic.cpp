@@ -141,10 +141,12 @@ bool OfiImpl::native_rmw(int node, int op, void* ploc, uintptr_t prem, long extr
   return true;
 }
 
-bool Ofi::native_acc(int optype) const {
-  int i = optype - ARMCI_ACC_INT;
-  return impl_->caps.atomics && i >= 0 && i < 6 && impl_->native.acc[i];
+bool OfiImpl::native_acc_ok(int type) const {
+  const int i = type - ARMCI_ACC_INT;
+  return caps.atomics && i >= 0 && i < 6 && native.acc[i];
 }
+
+bool Ofi::native_acc(int optype) const { return impl_->native_acc_ok(optype); }
 
 bool Ofi::native_rmw(int op) const {
   if (!impl_->caps.atomics) return false;

@@ -129,14 +129,15 @@ void OfiImpl::pieces(bool is_write, int node, Pieces p, Request* req) {
   }
 }
 
-void strided_pieces(std::vector<Piece>& out, const void* local, uintptr_t remote, const StridedShape& s,
-                    bool remote_is_dst) {
+Pieces strided_pieces(const void* local, uintptr_t remote, const StridedShape& s, bool remote_is_dst) {
+  thread_local std::vector<Piece> out;
   out.clear();
   auto l = static_cast<const char*>(local);
   for_each_piece(s, [&](long so, long d, std::size_t n) {
     if (remote_is_dst) out.push_back({l + so, remote + static_cast<uintptr_t>(d), n});
     else out.push_back({l + d, remote + static_cast<uintptr_t>(so), n});
   });
+  return out;
 }
 
 // ---------------------------------------------------------------- Ofi API
@@ -161,15 +162,15 @@ void Ofi::get_pieces(int node, Pieces p, Request* req) {
 }
 
 void Ofi::put_strided(int node, const void* src, uintptr_t dst, const StridedShape& s, Request* req) {
+  const Pieces p = strided_pieces(src, dst, s, true);
   OfiImpl::Guard g(*impl_);
-  strided_pieces(impl_->walk, src, dst, s, true);
-  impl_->pieces(true, node, impl_->walk, req);
+  impl_->pieces(true, node, p, req);
 }
 
 void Ofi::get_strided(int node, uintptr_t src, void* dst, const StridedShape& s, Request* req) {
+  const Pieces p = strided_pieces(dst, src, s, false);
   OfiImpl::Guard g(*impl_);
-  strided_pieces(impl_->walk, dst, src, s, false);
-  impl_->pieces(false, node, impl_->walk, req);
+  impl_->pieces(false, node, p, req);
 }
 
 }  // namespace armci::transport
