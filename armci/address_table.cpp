@@ -9,13 +9,13 @@ void AddressTable::resize(int nprocs) {
   procs_ = std::make_unique<PerProc[]>(static_cast<std::size_t>(nprocs));
 }
 
-void AddressTable::add(int proc, uintptr_t base, std::size_t len) {
+void AddressTable::add(int proc, uintptr_t base, std::size_t len, const transport::Target& target) {
   if (len == 0) return;
   std::unique_lock<std::shared_mutex> g(mu_);
   auto& v = procs_[static_cast<std::size_t>(proc)].v;
   auto it = std::lower_bound(v.begin(), v.end(), base,
                              [](const Allocation& x, uintptr_t b) { return x.base < b; });
-  v.insert(it, Allocation{base, len});
+  v.insert(it, Allocation{base, len, target});
 }
 
 void AddressTable::remove(int proc, uintptr_t base) {

@@ -12,11 +12,14 @@
 #include <shared_mutex>
 #include <vector>
 
+#include "transports/target.hpp"
+
 namespace armci {
 
 struct Allocation {
   uintptr_t base = 0;
   std::size_t len = 0;
+  transport::Target target;  // what the router hands the transport
 };
 
 class AddressTable {
@@ -26,7 +29,7 @@ class AddressTable {
   // look-ups on others; single-threaded programs skip the lock.
   void set_threaded(bool on) { threaded_ = on; }
 
-  void add(int proc, uintptr_t base, std::size_t len);
+  void add(int proc, uintptr_t base, std::size_t len, const transport::Target& target = {});
   void remove(int proc, uintptr_t base);
 
   // The allocation wholly holding [a, a+len) of proc; false if none.

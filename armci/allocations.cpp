@@ -156,7 +156,7 @@ int Allocations::malloc(Runtime& rt, const Team& t, std::size_t bytes, void** pt
     auto p = reinterpret_cast<uintptr_t>(ptr_arr[i]);
     const int w = t.world(i);
     if (rt.topo.same_node(w)) rt.heap->contains(p, sz);
-    rt.addresses.add(w, p, sz);
+    rt.addresses.add(w, p, sz, route::resolve(rt, w, ptr_arr[i], sz));
   }
   if (verbose_on(2) && bytes) {
     void* p = ptr_arr[t.me];

@@ -87,8 +87,8 @@ int rmw(const char* call, int op, void* ploc, void* prem, long extra, int proc) 
   if (!ploc) bad_arg(call, "ploc is NULL");
   if (reinterpret_cast<uintptr_t>(prem) % size)
     bad_arg(call, "remote address %p is not aligned to %zu bytes", prem, size);
-  check_remote(r, call, "remote address", proc, prem, size);
-  route::rmw(r, proc, op, ploc, prem, extra);
+  const transport::Target at = check_remote(r, call, "remote address", proc, prem, size);
+  route::rmw(r, proc, at, op, ploc, prem, extra);
   return 0;
 }
 

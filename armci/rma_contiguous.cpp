@@ -14,8 +14,8 @@ int put(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_
   if (bytes == 0) return 0;
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "source", src, n);
-  check_remote(r, call, "destination", proc, dst, n);
-  route::put(r, proc, src, dst, n, h);
+  const transport::Target at = check_remote(r, call, "destination", proc, dst, n);
+  route::put(r, proc, at, src, dst, n, h);
   return 0;
 }
 
@@ -26,8 +26,8 @@ int get(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_
   if (bytes == 0) return 0;
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "destination", dst, n);
-  check_remote(r, call, "source", proc, src, n);
-  route::get(r, proc, src, dst, n, h);
+  const transport::Target at = check_remote(r, call, "source", proc, src, n);
+  route::get(r, proc, at, src, dst, n, h);
   return 0;
 }
 
@@ -41,8 +41,8 @@ int acc(const char* call, int optype, void* scale, void* src, void* dst, long by
   if (bytes == 0) return 0;
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "source", src, n);
-  check_remote(r, call, "destination", proc, dst, n);
-  route::acc(r, proc, optype, scale, src, dst, n);
+  const transport::Target at = check_remote(r, call, "destination", proc, dst, n);
+  route::acc(r, proc, at, optype, scale, src, dst, n);
   return 0;
 }
 

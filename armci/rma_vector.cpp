@@ -12,9 +12,10 @@ namespace {
 enum class Dir { Put, Get, Acc };
 
 // Validates every remote piece and collects (local, remote, bytes) triples
-// into this thread's reused buffer (no allocation once warm).
+// into this thread's reused buffer (no allocation once warm); *at is where
+// the first piece goes.
 const std::vector<transport::Piece>& pieces(Runtime& r, const char* call, armci_giov_t* darr, int len,
-                                            int proc, Dir dir) {
+                                            int proc, Dir dir, transport::Target* at) {
   thread_local std::vector<transport::Piece> out;
   out.clear();
   for (int i = 0; i < len; ++i) {
@@ -27,7 +28,8 @@ const std::vector<transport::Piece>& pieces(Runtime& r, const char* call, armci_
       void* remote = dir == Dir::Get ? s : t;
       void* local = dir == Dir::Get ? t : s;
       check_local(call, dir == Dir::Get ? "destination" : "source", local, n);
-      check_remote(r, call, dir == Dir::Get ? "source" : "destination", proc, remote, n);
+      const transport::Target to = check_remote(r, call, dir == Dir::Get ? "source" : "destination", proc, remote, n);
+      if (out.empty()) *at = to;
       out.push_back({local, reinterpret_cast<uintptr_t>(remote), n});
     }
   }
@@ -41,11 +43,12 @@ int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* 
   check_giov(call, darr, len);
   if (dir == Dir::Acc)
     for (int i = 0; i < len; ++i) check_acc(call, optype, scale, darr[i].bytes);
-  const auto& ps = pieces(r, call, darr, len, proc, dir);
+  transport::Target at;
+  const auto& ps = pieces(r, call, darr, len, proc, dir, &at);
   if (ps.empty()) return 0;
-  if (dir == Dir::Put) route::put_pieces(r, proc, ps, h);
-  else if (dir == Dir::Get) route::get_pieces(r, proc, ps, h);
-  else route::acc_pieces(r, proc, optype, scale, ps);
+  if (dir == Dir::Put) route::put_pieces(r, proc, at, ps, h);
+  else if (dir == Dir::Get) route::get_pieces(r, proc, at, ps, h);
+  else route::acc_pieces(r, proc, at, optype, scale, ps);
   return 0;
 }
 

@@ -34,17 +34,17 @@ class Completion {
 
 int node_of(const Runtime& r, int proc) { return r.topo.node_of[static_cast<std::size_t>(proc)]; }
 
-// One data movement: op(transport, node, request) through shared memory to
-// this node, through libfabric to the others.
+// One data movement: op(transport, request) through shared memory to this
+// node, through libfabric to the others.
 template <typename Op>
 void transfer(Runtime& r, int proc, armci_hdl_t* h, std::size_t pieces, Op&& op) {
   if (r.topo.same_node(proc)) {
-    op(*r.shm, 0, nullptr);
+    op(*r.shm, nullptr);
     r.stats.local_ops += pieces;
     return;
   }
   Completion c(r, h);
-  op(*r.ofi, node_of(r, proc), c.req);
+  op(*r.ofi, c.req);
   c.finish();
 }
 
@@ -53,11 +53,11 @@ void transfer(Runtime& r, int proc, armci_hdl_t* h, std::size_t pieces, Op&& op)
 template <typename Op>
 void update(Runtime& r, int proc, bool native, std::size_t pieces, Op&& op) {
   if (r.topo.same_node(proc) && !native) {
-    op(*r.shm, 0);
+    op(*r.shm);
     r.stats.local_ops += pieces;
     return;
   }
-  op(*r.ofi, node_of(r, proc));
+  op(*r.ofi);
 }
 
 bool native_acc(Runtime& r, int optype) { return r.ofi && r.ofi->native_acc(optype); }
@@ -68,46 +68,60 @@ uintptr_t addr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
 bool local(int proc) { return rt().topo.same_node(proc); }
 
-void put(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
-  transfer(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.put(nd, src, addr(dst), n, q); });
+Target resolve(Runtime& r, int proc, const void* base, std::size_t len) {
+  // Keys are needed across nodes, and on this node when the NIC does
+  // accumulates/Rmw (those go through it too).
+  if (r.ofi) return r.ofi->resolve(node_of(r, proc), addr(base), len);
+  Target t;
+  t.node = node_of(r, proc);
+  t.lo = addr(base);
+  t.hi = t.lo + len;
+  return t;
 }
 
-void get(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
-  transfer(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.get(nd, addr(src), dst, n, q); });
+void put(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
+  transfer(r, proc, h, 1, [&](auto& t, Request* q) { t.put(at, src, addr(dst), n, q); });
 }
 
-void acc(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst, std::size_t n) {
-  update(r, proc, native_acc(r, optype), 1, [&](auto& t, int nd) { t.acc(nd, optype, scale, src, addr(dst), n); });
+void get(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
+  transfer(r, proc, h, 1, [&](auto& t, Request* q) { t.get(at, addr(src), dst, n, q); });
 }
 
-void put_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h) {
-  transfer(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.put_strided(nd, src, addr(dst), s, q); });
+void acc(Runtime& r, int proc, const Target& at, int optype, const void* scale, const void* src, void* dst,
+         std::size_t n) {
+  update(r, proc, native_acc(r, optype), 1, [&](auto& t) { t.acc(at, optype, scale, src, addr(dst), n); });
 }
 
-void get_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h) {
-  transfer(r, proc, h, 1, [&](auto& t, int nd, Request* q) { t.get_strided(nd, addr(src), dst, s, q); });
+void put_strided(Runtime& r, int proc, const Target& at, const void* src, void* dst, const StridedShape& s,
+                 armci_hdl_t* h) {
+  transfer(r, proc, h, 1, [&](auto& t, Request* q) { t.put_strided(at, src, addr(dst), s, q); });
 }
 
-void acc_strided(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst,
-                 const StridedShape& s) {
+void get_strided(Runtime& r, int proc, const Target& at, const void* src, void* dst, const StridedShape& s,
+                 armci_hdl_t* h) {
+  transfer(r, proc, h, 1, [&](auto& t, Request* q) { t.get_strided(at, addr(src), dst, s, q); });
+}
+
+void acc_strided(Runtime& r, int proc, const Target& at, int optype, const void* scale, const void* src,
+                 void* dst, const StridedShape& s) {
   update(r, proc, native_acc(r, optype), 1,
-         [&](auto& t, int nd) { t.acc_strided(nd, optype, scale, src, addr(dst), s); });
+         [&](auto& t) { t.acc_strided(at, optype, scale, src, addr(dst), s); });
 }
 
-void put_pieces(Runtime& r, int proc, Pieces p, armci_hdl_t* h) {
-  transfer(r, proc, h, p.size(), [&](auto& t, int nd, Request* q) { t.put_pieces(nd, p, q); });
+void put_pieces(Runtime& r, int proc, const Target& at, Pieces p, armci_hdl_t* h) {
+  transfer(r, proc, h, p.size(), [&](auto& t, Request* q) { t.put_pieces(at, p, q); });
 }
 
-void get_pieces(Runtime& r, int proc, Pieces p, armci_hdl_t* h) {
-  transfer(r, proc, h, p.size(), [&](auto& t, int nd, Request* q) { t.get_pieces(nd, p, q); });
+void get_pieces(Runtime& r, int proc, const Target& at, Pieces p, armci_hdl_t* h) {
+  transfer(r, proc, h, p.size(), [&](auto& t, Request* q) { t.get_pieces(at, p, q); });
 }
 
-void acc_pieces(Runtime& r, int proc, int optype, const void* scale, Pieces p) {
-  update(r, proc, native_acc(r, optype), p.size(), [&](auto& t, int nd) { t.acc_pieces(nd, optype, scale, p); });
+void acc_pieces(Runtime& r, int proc, const Target& at, int optype, const void* scale, Pieces p) {
+  update(r, proc, native_acc(r, optype), p.size(), [&](auto& t) { t.acc_pieces(at, optype, scale, p); });
 }
 
-void rmw(Runtime& r, int proc, int op, void* ploc, void* prem, long extra) {
-  update(r, proc, native_rmw(r, op), 1, [&](auto& t, int nd) { t.rmw(nd, op, ploc, addr(prem), extra); });
+void rmw(Runtime& r, int proc, const Target& at, int op, void* ploc, void* prem, long extra) {
+  update(r, proc, native_rmw(r, op), 1, [&](auto& t) { t.rmw(at, op, ploc, addr(prem), extra); });
 }
 
 void signal(Runtime& r, int proc, const transport::Signal& s) {

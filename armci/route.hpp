@@ -13,6 +13,7 @@
 #include "transports/piece.hpp"
 #include "transports/signal.hpp"
 #include "transports/strided.hpp"
+#include "transports/target.hpp"
 
 namespace armci {
 class Runtime;
@@ -27,19 +28,30 @@ using transport::Piece;
 using transport::Pieces;
 using transport::StridedShape;
 
+using transport::Target;
+
 bool local(int proc);  // on the caller's node: reachable by load/store
 
-void put(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
-void get(Runtime& r, int proc, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
-void acc(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst, std::size_t n);
-void put_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h);
-void get_strided(Runtime& r, int proc, const void* src, void* dst, const StridedShape& s, armci_hdl_t* h);
-void acc_strided(Runtime& r, int proc, int optype, const void* scale, const void* src, void* dst,
-                 const StridedShape& s);
-void put_pieces(Runtime& r, int proc, Pieces p, armci_hdl_t* h);
-void get_pieces(Runtime& r, int proc, Pieces p, armci_hdl_t* h);
-void acc_pieces(Runtime& r, int proc, int optype, const void* scale, Pieces p);
-void rmw(Runtime& r, int proc, int op, void* ploc, void* prem, long extra);
+// What ARMCI_Malloc records for proc's block [base, base+len): its node and
+// what the transport needs to reach it (transports/target.hpp).
+Target resolve(Runtime& r, int proc, const void* base, std::size_t len);
+
+// Data movement: `at` is what check_remote resolved for the remote range.
+void put(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
+void get(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
+void acc(Runtime& r, int proc, const Target& at, int optype, const void* scale, const void* src, void* dst,
+         std::size_t n);
+void put_strided(Runtime& r, int proc, const Target& at, const void* src, void* dst, const StridedShape& s,
+                 armci_hdl_t* h);
+void get_strided(Runtime& r, int proc, const Target& at, const void* src, void* dst, const StridedShape& s,
+                 armci_hdl_t* h);
+void acc_strided(Runtime& r, int proc, const Target& at, int optype, const void* scale, const void* src,
+                 void* dst, const StridedShape& s);
+// Pieces: `at` is the first piece's; the others may lie in other allocations.
+void put_pieces(Runtime& r, int proc, const Target& at, Pieces p, armci_hdl_t* h);
+void get_pieces(Runtime& r, int proc, const Target& at, Pieces p, armci_hdl_t* h);
+void acc_pieces(Runtime& r, int proc, const Target& at, int optype, const void* scale, Pieces p);
+void rmw(Runtime& r, int proc, const Target& at, int op, void* ploc, void* prem, long extra);
 void signal(Runtime& r, int proc, const transport::Signal& s);
 // ARMCI mutexes: a TicketLock in proc's memory.
 void lock(Runtime& r, int proc, void* lock);

@@ -108,6 +108,54 @@ TEST_F(Internode, GrowthBySegmentsAndBigTransfers) {
   }
 }
 
+// ARMCI_Malloc resolves each block's remote key once; the address check
+// hands it to the transport, so no operation searches the key table.  With
+// ARMCI_CHECKS=0 there is no look-up to carry it: every remote operation
+// searches once (the fallback stays correct).
+TEST_F(Internode, KeysResolvedAtMallocNotPerOperation) {
+  if (!multi_node()) GTEST_SKIP() << "one node: nothing goes through libfabric";
+  // Rows and pieces of 4 KiB go as RMA (smaller ones are packed into active
+  // messages, which carry addresses, not keys).
+  const int rows = 4, width = 4096, stride = 5000;
+  mp::Shared<char> a(static_cast<std::size_t>(rows) * stride + 16384);
+  int peer = -1;
+  for (int p = 0; p < nproc() && peer < 0; ++p)
+    if (!ARMCI_Same_node(p)) peer = p;
+  long v = me() + 1, back = 0, scale = 1;
+  std::vector<char> src(static_cast<std::size_t>(rows) * width, static_cast<char>(me() + 1));
+  int count[2] = {width, rows}, sst[1] = {width}, dst[1] = {stride};
+  char* base = a.of(peer);
+  char* tail = base + static_cast<std::ptrdiff_t>(rows) * stride;
+  armci_giov_t iov{};
+  void* srcs[2] = {src.data(), src.data() + 4096};
+  void* dsts[2] = {tail + 8192, tail};
+  iov.src_ptr_array = srcs;
+  iov.dst_ptr_array = dsts;
+  iov.ptr_array_len = 2;
+  iov.bytes = 4096;
+  auto round = [&] {
+    ASSERT_EQ(ARMCI_Put(&v, base + 8, sizeof v, peer), 0);
+    ASSERT_EQ(ARMCI_Get(base + 8, &back, sizeof back, peer), 0);
+    ASSERT_EQ(ARMCI_Acc(ARMCI_ACC_LNG, &scale, &v, base + 16, sizeof v, peer), 0);
+    ASSERT_EQ(ARMCI_PutS(src.data(), sst, base + 64, dst, count, 1, peer), 0);
+    ASSERT_EQ(ARMCI_GetS(base + 64, dst, src.data(), sst, count, 1, peer), 0);
+    ASSERT_EQ(ARMCI_PutV(&iov, 1, peer), 0);
+    long old = 0;
+    ASSERT_EQ(ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, base + 24, 1, peer), 0);
+  };
+  round();  // warm: connections, first-time look-ups
+  ARMCI_Barrier();
+  const long before = mp::ofi_stat("key_searches");
+  for (int i = 0; i < 20; ++i) round();
+  ARMCI_Fence(peer);
+  const long searches = mp::ofi_stat("key_searches") - before;
+  const char* checks = std::getenv("ARMCI_CHECKS");
+  if (checks && std::string(checks) == "0") EXPECT_GT(searches, 0);
+  else EXPECT_EQ(searches, 0) << "operations searched the key table although ARMCI_Malloc resolved the keys";
+  EXPECT_EQ(back, me() + 1);
+  ARMCI_Barrier();
+}
+
 TEST_F(Internode, StridedBeyondIovLimit) {
   // 40 rows of 4 KiB with gaps: large pieces go out in iovec batches, far
   // more pieces than any provider's rma_iov_limit.

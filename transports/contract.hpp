@@ -4,8 +4,10 @@
 // resolved target; nothing above it branches on the transport.
 //
 // Addresses: `remote` is the target's address as ARMCI_Malloc returned it
-// (the same value on every process of its node); `node` is the target's
-// node (ignored by shm).  Puts and gets count each operation in `req` until
+// (the same value on every process of its node).  Data movement takes a
+// Target (transports/target.hpp: the node and, resolved at ARMCI_Malloc,
+// the allocation's remote key); control calls take the node.  Shm ignores
+// both.  Puts and gets count each operation in `req` until
 // it is locally complete (source reusable, data in place); a null `req` makes
 // it implicit, complete at wait_node/wait_all.  What the others promise on
 // return:
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "transports/piece.hpp"
+#include "transports/target.hpp"
 #include "transports/request.hpp"
 #include "transports/signal.hpp"
 #include "transports/strided.hpp"
@@ -38,20 +41,20 @@
 namespace armci::transport {
 
 template <typename T>
-concept Transport = requires(T& t, int node, const void* src, void* dst, uintptr_t remote,
+concept Transport = requires(T& t, const Target& at, int node, const void* src, void* dst, uintptr_t remote,
                              std::size_t n, const StridedShape& s, Pieces p,
                              Request* req, Request& r, int op, const void* scale, void* ploc,
                              long extra, const Signal& sig) {
-  t.put(node, src, remote, n, req);
-  t.get(node, remote, dst, n, req);
-  t.put_strided(node, src, remote, s, req);
-  t.get_strided(node, remote, dst, s, req);
-  t.acc(node, op, scale, src, remote, n);
-  t.acc_strided(node, op, scale, src, remote, s);
-  t.put_pieces(node, p, req);
-  t.get_pieces(node, p, req);
-  t.acc_pieces(node, op, scale, p);
-  t.rmw(node, op, ploc, remote, extra);
+  t.put(at, src, remote, n, req);
+  t.get(at, remote, dst, n, req);
+  t.put_strided(at, src, remote, s, req);
+  t.get_strided(at, remote, dst, s, req);
+  t.acc(at, op, scale, src, remote, n);
+  t.acc_strided(at, op, scale, src, remote, s);
+  t.put_pieces(at, p, req);
+  t.get_pieces(at, p, req);
+  t.acc_pieces(at, op, scale, p);
+  t.rmw(at, op, ploc, remote, extra);
   t.signal(node, sig);
   t.lock(node, remote);
   { t.trylock(node, remote) } -> std::same_as<bool>;

@@ -18,30 +18,30 @@ class Shm {
  public:
   explicit Shm(memory::NodeHeap& heap) : heap_(heap) {}
 
-  void put(int, const void* src, uintptr_t dst, std::size_t n, Request*) { shm::put(src, at(dst), n); }
-  void get(int, uintptr_t src, void* dst, std::size_t n, Request*) { shm::get(at(src), dst, n); }
-  void put_strided(int, const void* src, uintptr_t dst, const StridedShape& s, Request*) {
+  void put(const Target&, const void* src, uintptr_t dst, std::size_t n, Request*) { shm::put(src, at(dst), n); }
+  void get(const Target&, uintptr_t src, void* dst, std::size_t n, Request*) { shm::get(at(src), dst, n); }
+  void put_strided(const Target&, const void* src, uintptr_t dst, const StridedShape& s, Request*) {
     shm::put_strided(src, at(dst), s);
   }
-  void get_strided(int, uintptr_t src, void* dst, const StridedShape& s, Request*) {
+  void get_strided(const Target&, uintptr_t src, void* dst, const StridedShape& s, Request*) {
     shm::put_strided(at(src), dst, s);  // a copy either way
   }
-  void acc(int, int op, const void* scale, const void* src, uintptr_t dst, std::size_t n) {
+  void acc(const Target&, int op, const void* scale, const void* src, uintptr_t dst, std::size_t n) {
     shm::acc(heap_.ctl(), heap_.base(), op, scale, src, at(dst), n);
   }
-  void acc_strided(int, int op, const void* scale, const void* src, uintptr_t dst, const StridedShape& s) {
+  void acc_strided(const Target&, int op, const void* scale, const void* src, uintptr_t dst, const StridedShape& s) {
     shm::acc_strided(heap_.ctl(), heap_.base(), op, scale, src, at(dst), s);
   }
-  void put_pieces(int, Pieces p, Request*) {
+  void put_pieces(const Target&, Pieces p, Request*) {
     for (const Piece& q : p) shm::put(q.local, at(q.remote), q.bytes);
   }
-  void get_pieces(int, Pieces p, Request*) {
+  void get_pieces(const Target&, Pieces p, Request*) {
     for (const Piece& q : p) shm::get(at(q.remote), const_cast<void*>(q.local), q.bytes);
   }
-  void acc_pieces(int, int op, const void* scale, Pieces p) {
+  void acc_pieces(const Target&, int op, const void* scale, Pieces p) {
     for (const Piece& q : p) shm::acc(heap_.ctl(), heap_.base(), op, scale, q.local, at(q.remote), q.bytes);
   }
-  void rmw(int, int op, void* ploc, uintptr_t prem, long extra) { shm::rmw(op, ploc, at(prem), extra); }
+  void rmw(const Target&, int op, void* ploc, uintptr_t prem, long extra) { shm::rmw(op, ploc, at(prem), extra); }
   void signal(int, const Signal& s) { apply_signal(s); }
 
   void lock(int, uintptr_t addr) {

@@ -75,3 +75,24 @@ TEST(AddressTable, ThreadedLookupsStillFind) {
   EXPECT_TRUE(t.find(0, 0x10040, 64));
   EXPECT_FALSE(t.find(0, 0x10040, 65));
 }
+
+// A look-up yields the transport's facts recorded for that very block (the
+// cached last hit included), never a neighbour's.
+TEST(AddressTable, YieldsTheBlocksOwnTarget) {
+  AddressTable t;
+  t.resize(1);
+  armci::transport::Target a, b;
+  a.node = 1, a.key = 11, a.keyed = true;
+  b.node = 1, b.key = 22, b.keyed = true;
+  t.add(0, 0x10000, 64, a);
+  t.add(0, 0x10040, 64, b);
+  Allocation out;
+  ASSERT_TRUE(t.find(0, 0x10008, 8, &out));
+  EXPECT_EQ(out.target.key, 11u);
+  ASSERT_TRUE(t.find(0, 0x10010, 8, &out));  // the last-hit slot
+  EXPECT_EQ(out.target.key, 11u);
+  ASSERT_TRUE(t.find(0, 0x10048, 8, &out));
+  EXPECT_EQ(out.target.key, 22u);
+  t.remove(0, 0x10040);
+  EXPECT_FALSE(t.find(0, 0x10048, 8, &out));
+}

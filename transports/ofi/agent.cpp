@@ -56,7 +56,6 @@ struct OfiAgentImpl {
     uint32_t ticket;
   };
   std::vector<Waiter> waiters;
-  unsigned registrations = 0;
 
   memory::NodeControl& ctl() { return *cfg.ctl; }
   uintptr_t base() { return ctl().resv_base; }
@@ -67,6 +66,14 @@ struct OfiAgentImpl {
   void post_recv(int i);
   bool poll();
   void handle(const char* buf, std::size_t len);
+  // One handler per kind of transports/ofi/am_ops.def (a kind without one
+  // does not compile).  Each fills r; false: it replied itself, or replies
+  // later (a queued lock).
+#define X(e, name, reply) bool on_##name(const AmHeader& h, const char* body, ReplyHeader& r);
+#include "transports/ofi/am_ops.def"
+#undef X
+  bool on_pieces(const AmHeader& h, const char* body, ReplyHeader& r);
+  TicketLock* lock_at(const AmHeader& h, ReplyHeader& r);
   void reply(uint32_t origin, const ReplyHeader& r, const void* data, std::size_t len);
   bool send_now(fi_addr_t to, const char* msg, std::size_t len);
   void check_waiters();
@@ -159,130 +166,146 @@ void OfiAgentImpl::check_waiters() {
 }
 
 void OfiAgentImpl::handle(const char* buf, std::size_t len) {
+  using Handler = bool (OfiAgentImpl::*)(const AmHeader&, const char*, ReplyHeader&);
+  static constexpr Handler kHandlers[kAmRequestKinds] = {nullptr,
+#define X(e, name, reply) &OfiAgentImpl::on_##name,
+#include "transports/ofi/am_ops.def"
+#undef X
+  };
   AmHeader h;
   if (len < sizeof h) fatal("node agent", "short active message (%zu bytes)", len);
   std::memcpy(&h, buf, sizeof h);
   ReplyHeader r{};
   r.of = h.op;
   r.token = h.token;
-  const char* body = buf + sizeof h;
-  switch (static_cast<AmOp>(h.op)) {
-    case AmOp::Acc:
-    case AmOp::PutPieces:
-    case AmOp::GetPieces: {
-      const auto* table = reinterpret_cast<const PieceWire*>(body);
-      const char* data = body + h.npieces * sizeof(PieceWire);
-      char out[kAmMax];
-      std::size_t out_len = 0;
-      for (uint32_t i = 0; i < h.npieces && r.status == 0; ++i) {
-        const PieceWire& p = table[i];
-        if (!in_heap(p.addr, p.len)) {
-          r.status = EFAULT;
-          break;
-        }
-        void* a = reinterpret_cast<void*>(p.addr);
-        if (h.op == static_cast<uint16_t>(AmOp::Acc)) {
-          acc_locked(ctl(), base(), h.type, h.scale, data, a, p.len);
-          data += p.len;
-        } else if (h.op == static_cast<uint16_t>(AmOp::PutPieces)) {
-          std::memcpy(a, data, p.len);
-          data += p.len;
-        } else {
-          if (out_len + p.len > kAmMax - sizeof(ReplyHeader)) {  // a sender of another build
-            r.status = EMSGSIZE;
-            break;
-          }
-          std::memcpy(out + out_len, a, p.len);
-          out_len += p.len;
-        }
-      }
-      r.len = static_cast<uint32_t>(out_len);
-      reply(h.origin, r, out, out_len);
-      return;
-    }
-    case AmOp::Rmw: {
-      const std::size_t size = (h.type == ARMCI_FETCH_AND_ADD || h.type == ARMCI_SWAP) ? 4 : 8;
-      if (!in_heap(h.arg0, size) || h.arg0 % size) {
-        r.status = EFAULT;
-      } else if (size == 4) {
-        int old = shm::rmw_value<int>(h.type, reinterpret_cast<int*>(h.arg0),
-                                      static_cast<int>(static_cast<int64_t>(h.arg1)));
-        r.value = static_cast<uint64_t>(static_cast<int64_t>(old));
-      } else {
-        long old = shm::rmw_value<long>(h.type, reinterpret_cast<long*>(h.arg0), static_cast<long>(h.arg1));
-        r.value = static_cast<uint64_t>(old);
-      }
-      break;
-    }
-    case AmOp::Signal: {
-      SignalWire w;
-      std::memcpy(&w, body, sizeof w);
-      Signal s;
-      s.data_dst = w.data_dst;
-      s.data = body + sizeof w;
-      s.len = w.len;
-      s.flag_op = static_cast<FlagOp>(w.flag_op);
-      s.flag_size = w.flag_size;
-      s.flag = w.flag;
-      s.flag_val = w.flag_val;
-      s.wake_flag = w.wake_flag != 0;
-      s.bits = w.bits;
-      s.bit_mask = w.bit_mask;
-      s.bell = w.bell;
-      if ((s.data_dst && !in_heap(s.data_dst, s.len)) || (s.flag && !in_heap(s.flag, s.flag_size)) ||
-          (s.bits && !in_heap(s.bits, 8)) || (s.bell && !in_heap(s.bell, 8)))
-        r.status = EFAULT;
-      else
-        apply_signal(s);
-      break;
-    }
-    case AmOp::Lock: {
-      if (!in_heap(h.arg0, sizeof(TicketLock))) {
-        r.status = EFAULT;
-        break;
-      }
-      auto* l = reinterpret_cast<TicketLock*>(h.arg0);
-      // Announce the waiter before looking: a local unlock that misses the
-      // announcement is seen by the check below, one that sees it pokes us.
-      l->remote_waiters.fetch_add(1, std::memory_order_seq_cst);
-      waiters.push_back({h.origin, h.token, l, ticket_take(*l)});
-      check_waiters();
-      return;
-    }
-    case AmOp::TryLock:
-      if (!in_heap(h.arg0, sizeof(TicketLock))) {
-        r.status = EFAULT;
-        break;
-      }
-      r.value = ticket_try(*reinterpret_cast<TicketLock*>(h.arg0)) ? 1 : 0;
-      break;
-    case AmOp::Unlock:
-      if (!in_heap(h.arg0, sizeof(TicketLock))) {
-        r.status = EFAULT;
-        break;
-      }
-      ticket_release(*reinterpret_cast<TicketLock*>(h.arg0));
-      check_waiters();
-      break;
-    case AmOp::SegQuery: {
-      r.status = ENOENT;
-      uint32_t n = ctl().nsegments.load(std::memory_order_acquire);
-      for (uint32_t i = 0; i < n; ++i) {
-        const auto& e = ctl().seg[i];
-        if (h.arg0 >= base() + e.off && h.arg0 < base() + e.off + e.size) {
-          r.status = 0;
-          r.value = i;
-          r.a = e.off;
-          r.b = e.size;
-          r.c = e.key;
-        }
-      }
-      break;
-    }
-    default:
-      r.status = EINVAL;
-  }
+  if (h.op == 0 || h.op >= kAmRequestKinds) r.status = EINVAL;  // a sender of another build
+  else if (!(this->*kHandlers[h.op])(h, buf + sizeof h, r)) return;
   reply(h.origin, r, nullptr, 0);
+}
+
+// Acc, PutPieces, GetPieces: a table of pieces, then (Acc, PutPieces) their
+// data; GetPieces answers with the data.
+bool OfiAgentImpl::on_pieces(const AmHeader& h, const char* body, ReplyHeader& r) {
+  const auto* table = reinterpret_cast<const PieceWire*>(body);
+  const char* data = body + h.npieces * sizeof(PieceWire);
+  char out[kAmMax];
+  std::size_t out_len = 0;
+  for (uint32_t i = 0; i < h.npieces && r.status == 0; ++i) {
+    const PieceWire& p = table[i];
+    if (!in_heap(p.addr, p.len)) {
+      r.status = EFAULT;
+      break;
+    }
+    void* a = reinterpret_cast<void*>(p.addr);
+    if (h.op == static_cast<uint16_t>(AmOp::Acc)) {
+      acc_locked(ctl(), base(), h.type, h.scale, data, a, p.len);
+      data += p.len;
+    } else if (h.op == static_cast<uint16_t>(AmOp::PutPieces)) {
+      std::memcpy(a, data, p.len);
+      data += p.len;
+    } else {
+      if (out_len + p.len > kAmMax - sizeof(ReplyHeader)) {  // a sender of another build
+        r.status = EMSGSIZE;
+        break;
+      }
+      std::memcpy(out + out_len, a, p.len);
+      out_len += p.len;
+    }
+  }
+  r.len = static_cast<uint32_t>(out_len);
+  reply(h.origin, r, out, out_len);
+  return false;
+}
+bool OfiAgentImpl::on_acc(const AmHeader& h, const char* body, ReplyHeader& r) { return on_pieces(h, body, r); }
+bool OfiAgentImpl::on_put_pieces(const AmHeader& h, const char* body, ReplyHeader& r) {
+  return on_pieces(h, body, r);
+}
+bool OfiAgentImpl::on_get_pieces(const AmHeader& h, const char* body, ReplyHeader& r) {
+  return on_pieces(h, body, r);
+}
+
+bool OfiAgentImpl::on_rmw(const AmHeader& h, const char*, ReplyHeader& r) {
+  const std::size_t size = (h.type == ARMCI_FETCH_AND_ADD || h.type == ARMCI_SWAP) ? 4 : 8;
+  if (!in_heap(h.arg0, size) || h.arg0 % size) {
+    r.status = EFAULT;
+  } else if (size == 4) {
+    int old = shm::rmw_value<int>(h.type, reinterpret_cast<int*>(h.arg0),
+                                  static_cast<int>(static_cast<int64_t>(h.arg1)));
+    r.value = static_cast<uint64_t>(static_cast<int64_t>(old));
+  } else {
+    long old = shm::rmw_value<long>(h.type, reinterpret_cast<long*>(h.arg0), static_cast<long>(h.arg1));
+    r.value = static_cast<uint64_t>(old);
+  }
+  return true;
+}
+
+bool OfiAgentImpl::on_signal(const AmHeader&, const char* body, ReplyHeader& r) {
+  SignalWire w;
+  std::memcpy(&w, body, sizeof w);
+  Signal s;
+  s.data_dst = w.data_dst;
+  s.data = body + sizeof w;
+  s.len = w.len;
+  s.flag_op = static_cast<FlagOp>(w.flag_op);
+  s.flag_size = w.flag_size;
+  s.flag = w.flag;
+  s.flag_val = w.flag_val;
+  s.wake_flag = w.wake_flag != 0;
+  s.bits = w.bits;
+  s.bit_mask = w.bit_mask;
+  s.bell = w.bell;
+  if ((s.data_dst && !in_heap(s.data_dst, s.len)) || (s.flag && !in_heap(s.flag, s.flag_size)) ||
+      (s.bits && !in_heap(s.bits, 8)) || (s.bell && !in_heap(s.bell, 8)))
+    r.status = EFAULT;
+  else
+    apply_signal(s);
+  return true;
+}
+
+TicketLock* OfiAgentImpl::lock_at(const AmHeader& h, ReplyHeader& r) {
+  if (in_heap(h.arg0, sizeof(TicketLock))) return reinterpret_cast<TicketLock*>(h.arg0);
+  r.status = EFAULT;
+  return nullptr;
+}
+
+bool OfiAgentImpl::on_lock(const AmHeader& h, const char*, ReplyHeader& r) {
+  TicketLock* l = lock_at(h, r);
+  if (!l) return true;
+  // Announce the waiter before looking: a local unlock that misses the
+  // announcement is seen by the check below, one that sees it pokes us.
+  l->remote_waiters.fetch_add(1, std::memory_order_seq_cst);
+  waiters.push_back({h.origin, h.token, l, ticket_take(*l)});
+  check_waiters();  // replies when granted
+  return false;
+}
+
+bool OfiAgentImpl::on_trylock(const AmHeader& h, const char*, ReplyHeader& r) {
+  if (TicketLock* l = lock_at(h, r)) r.value = ticket_try(*l) ? 1 : 0;
+  return true;
+}
+
+bool OfiAgentImpl::on_unlock(const AmHeader& h, const char*, ReplyHeader& r) {
+  if (TicketLock* l = lock_at(h, r)) {
+    ticket_release(*l);
+    check_waiters();
+  }
+  return true;
+}
+
+bool OfiAgentImpl::on_seg_query(const AmHeader& h, const char*, ReplyHeader& r) {
+  r.status = ENOENT;
+  const uint32_t n = ctl().nsegments.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < n; ++i) {
+    const auto& e = ctl().seg[i];
+    if (h.arg0 >= base() + e.off && h.arg0 < base() + e.off + e.size) {
+      r.status = 0;
+      r.value = i;
+      r.a = e.off;
+      r.b = e.size;
+      r.c = e.key;
+    }
+  }
+  return true;
 }
 
 bool OfiAgentImpl::poll() {
@@ -336,7 +359,6 @@ void OfiAgent::connect(const std::vector<std::string>& initiators) {
 uint64_t OfiAgent::register_segment(uint32_t index, void* addr, std::size_t len) {
   fid_mr* mr = impl_->ep.register_memory(addr, len, FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
                                          uint64_t{index} + 1);
-  ++impl_->registrations;
   impl_->ctl().registrations.fetch_add(1);
   verbose(2, "node agent: registered heap segment %u (%zu bytes at %p), key %llx", index, len, addr,
           static_cast<unsigned long long>(fi_mr_key(mr)));

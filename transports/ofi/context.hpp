@@ -25,6 +25,7 @@ struct OfiStats {
   Counter eagain_retries;  // fi_* calls repeated after -FI_EAGAIN
   Counter bounce_copies;   // RMA through a registered bounce buffer (unregistered memory, FI_MR_LOCAL)
   Counter seg_queries;     // lazy segment look-ups
+  Counter key_searches;    // data-path key look-ups (the Target from ARMCI_Malloc did not hold the address)
   // Which libfabric calls met -FI_EAGAIN, how often, and for how long: tells
   // a connection set-up (few posts, long waits) from a full queue (many
   // posts, short waits).  Written under the initiator's lock.

@@ -225,8 +225,16 @@ bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
   return true;
 }
 
-void OfiImpl::remote(int node, uintptr_t addr, std::size_t& len, uint64_t& raddr, uint64_t& key,
+void OfiImpl::remote(const Target& at, uintptr_t addr, std::size_t& len, uint64_t& raddr, uint64_t& key,
                      const char* what) {
+  if (__builtin_expect(at.holds(addr), 1)) {
+    len = std::min<std::size_t>(len, at.hi - addr);
+    raddr = at.nic_lo + (addr - at.lo);
+    key = at.key;
+    return;
+  }
+  ++stats.key_searches;
+  const int node = at.node;
   const ofi::RemoteSegment* s = segs.find(node, addr);
   if (!s) {
     if (!lookup(node, addr, what) || !(s = segs.find(node, addr)))
@@ -270,6 +278,23 @@ void Ofi::learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, u
   (void)index;
   OfiImpl::Guard g(*impl_);
   impl_->segs.add(node, {off, size, key});
+}
+
+Target Ofi::resolve(int node, uintptr_t base, std::size_t len) {
+  OfiImpl::Guard g(*impl_);
+  OfiImpl& m = *impl_;
+  Target t;
+  t.node = node;
+  t.lo = base;
+  t.hi = base + len;
+  const ofi::RemoteSegment* s = m.segs.find(node, base);
+  if (!s) return t;
+  const uintptr_t seg_start = m.segs.base(node) + s->off;
+  if (len > seg_start + s->size - base) return t;  // not within one segment: looked up per piece
+  t.key = s->key;
+  t.nic_lo = m.caps.virt_addr ? base : base - seg_start;
+  t.keyed = true;
+  return t;
 }
 
 void Ofi::set_threaded(bool on) { impl_->threaded = on; }

@@ -155,9 +155,11 @@ struct OfiImpl {
   };
   void post_retry(Retry op, ssize_t rc, int node, const char* what);
   void account_local(int node, Request* req);
-  // Target address and key of [addr, addr+len) on node; len is clipped to
-  // the end of the segment.
-  void remote(int node, uintptr_t addr, std::size_t& len, uint64_t& raddr, uint64_t& key,
+  // NIC address and key of [addr, addr+len) on at.node: from the Target
+  // when it holds addr (resolved at ARMCI_Malloc), else found in the segment
+  // table (counted in stats.key_searches); len is clipped to the end of the
+  // allocation or segment.
+  void remote(const Target& at, uintptr_t addr, std::size_t& len, uint64_t& raddr, uint64_t& key,
               const char* what);
   bool lookup(int node, uintptr_t addr, const char* call);
   void* local_desc(const void* p, std::size_t len);
@@ -173,21 +175,21 @@ struct OfiImpl {
   void send_am(int node, int buf, std::size_t len, const char* what);
   void wait_reply(uint32_t token, const char* what);
   bool native_acc_ok(int type) const;
-  void acc(int node, int type, const void* scale, Pieces p);
+  void acc(const Target& at, int type, const void* scale, Pieces p);
   void pieces_am(int node, AmOp op, int type, const void* scale, Pieces p,
                  Request* req);
 
   // Native atomics (initiator_atomic.cpp)
   void probe_atomics();
-  void native_acc(int node, int type, const void* scale, Pieces p);
-  bool native_rmw(int node, int op, void* ploc, uintptr_t prem, long extra);
+  void native_acc(const Target& at, int type, const void* scale, Pieces p);
+  bool native_rmw(const Target& at, int op, void* ploc, uintptr_t prem, long extra);
 
   // RMA (initiator_rma.cpp): is_write picks put or get; `local` is the
   // source of a put and the destination of a get.
-  void rma(bool is_write, int node, const void* local, uintptr_t remote_addr, std::size_t n, Request* req);
-  void rma_iov(bool is_write, int node, Pieces p, std::size_t first,
+  void rma(bool is_write, const Target& at, const void* local, uintptr_t remote_addr, std::size_t n, Request* req);
+  void rma_iov(bool is_write, const Target& at, Pieces p, std::size_t first,
                std::size_t count, Request* req);
-  void pieces(bool is_write, int node, Pieces p, Request* req);
+  void pieces(bool is_write, const Target& at, Pieces p, Request* req);
   void post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_iov* rma, std::size_t count,
                 OpCtx* c, uint64_t flags, std::size_t bytes);
 };

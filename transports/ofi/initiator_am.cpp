@@ -186,34 +186,35 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
 }
 
 // ---------------------------------------------------------------- Ofi API
-void OfiImpl::acc(int node, int type, const void* scale, Pieces p) {
-  if (native_acc_ok(type)) return native_acc(node, type, scale, p);
-  order(node, OpClass::Am);
-  pieces_am(node, AmOp::Acc, type, scale, p, nullptr);
+void OfiImpl::acc(const Target& at, int type, const void* scale, Pieces p) {
+  if (native_acc_ok(type)) return native_acc(at, type, scale, p);
+  order(at.node, OpClass::Am);
+  pieces_am(at.node, AmOp::Acc, type, scale, p, nullptr);
 }
 
-void Ofi::acc(int node, int optype, const void* scale, const void* src, uintptr_t dst, std::size_t n) {
+void Ofi::acc(const Target& at, int optype, const void* scale, const void* src, uintptr_t dst, std::size_t n) {
   const Piece one{src, dst, n};
   OfiImpl::Guard g(*impl_);
-  impl_->acc(node, optype, scale, Pieces(&one, 1));
+  impl_->acc(at, optype, scale, Pieces(&one, 1));
 }
 
-void Ofi::acc_strided(int node, int optype, const void* scale, const void* src, uintptr_t dst,
+void Ofi::acc_strided(const Target& at, int optype, const void* scale, const void* src, uintptr_t dst,
                       const StridedShape& s) {
   const Pieces p = strided_pieces(src, dst, s, true);
   OfiImpl::Guard g(*impl_);
-  impl_->acc(node, optype, scale, p);
+  impl_->acc(at, optype, scale, p);
 }
 
-void Ofi::acc_pieces(int node, int optype, const void* scale, Pieces p) {
+void Ofi::acc_pieces(const Target& at, int optype, const void* scale, Pieces p) {
   OfiImpl::Guard g(*impl_);
-  impl_->acc(node, optype, scale, p);
+  impl_->acc(at, optype, scale, p);
 }
 
-void Ofi::rmw(int node, int op, void* ploc, uintptr_t prem, long extra) {
+void Ofi::rmw(const Target& at, int op, void* ploc, uintptr_t prem, long extra) {
+  const int node = at.node;
   OfiImpl& m = *impl_;
   OfiImpl::Guard g(m);
-  if (native_rmw(op) && m.native_rmw(node, op, ploc, prem, extra)) return;
+  if (native_rmw(op) && m.native_rmw(at, op, ploc, prem, extra)) return;
   m.order(node, OpClass::Am);
   uint64_t operand;
   if (op == ARMCI_SWAP) operand = static_cast<uint64_t>(static_cast<int64_t>(*static_cast<int*>(ploc)));

@@ -74,7 +74,8 @@ void OfiImpl::probe_atomics() {
   }
 }
 
-void OfiImpl::native_acc(int node, int type, const void* scale, Pieces pieces) {
+void OfiImpl::native_acc(const Target& at, int type, const void* scale, Pieces pieces) {
+  const int node = at.node;
   order(node, OpClass::Atomic);
   const std::size_t es = acc_elem_size(type);
   const std::size_t max_elems = std::min(native.acc_count[slot(type)], ofi::kAmMax / es);
@@ -83,7 +84,7 @@ void OfiImpl::native_acc(int node, int type, const void* scale, Pieces pieces) {
     while (done < piece.bytes) {
       std::size_t len = std::min(piece.bytes - done, max_elems * es);
       uint64_t raddr, key;
-      remote(node, piece.remote + done, len, raddr, key, "accumulate");
+      remote(at, piece.remote + done, len, raddr, key, "accumulate");
       len -= len % es;
       // dst += scale * src  ==  dst += (scale * src): scale into the bounce.
       OpCtx* c = ctx(OpKind::Atomic, node, nullptr, false);
@@ -105,13 +106,14 @@ void OfiImpl::native_acc(int node, int type, const void* scale, Pieces pieces) {
   }
 }
 
-bool OfiImpl::native_rmw(int node, int op, void* ploc, uintptr_t prem, long extra) {
+bool OfiImpl::native_rmw(const Target& at, int op, void* ploc, uintptr_t prem, long extra) {
+  const int node = at.node;
   const bool is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
   const std::size_t size = is_long ? 8 : 4;
   order(node, OpClass::FetchAtomic);
   std::size_t len = size;
   uint64_t raddr, key;
-  remote(node, prem, len, raddr, key, "ARMCI_Rmw");
+  remote(at, prem, len, raddr, key, "ARMCI_Rmw");
   OpCtx* c = ctx(OpKind::Atomic, node, nullptr, false);
   c->buf = take_send_buf();
   char* operand = send_buf(c->buf);

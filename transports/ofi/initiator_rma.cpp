@@ -32,14 +32,15 @@ void OfiImpl::post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_
   ++stats.remote_ops;
 }
 
-void OfiImpl::rma(bool is_write, int node, const void* local, uintptr_t remote_addr, std::size_t n,
+void OfiImpl::rma(bool is_write, const Target& at, const void* local, uintptr_t remote_addr, std::size_t n,
                   Request* req) {
+  const int node = at.node;
   order(node, is_write ? OpClass::Write : OpClass::Read);
   auto l = static_cast<char*>(const_cast<void*>(local));
   while (n > 0) {
     std::size_t chunk = std::min(n, caps.max_msg);
     uint64_t raddr, key;
-    remote(node, remote_addr, chunk, raddr, key, is_write ? "put" : "get");
+    remote(at, remote_addr, chunk, raddr, key, is_write ? "put" : "get");
     void* desc = local_desc(l, chunk);
     uint64_t flags = is_write ? FI_DELIVERY_COMPLETE | FI_COMPLETION : FI_COMPLETION;
     OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
@@ -72,8 +73,9 @@ void OfiImpl::rma(bool is_write, int node, const void* local, uintptr_t remote_a
   }
 }
 
-void OfiImpl::rma_iov(bool is_write, int node, Pieces p, std::size_t first,
+void OfiImpl::rma_iov(bool is_write, const Target& at, Pieces p, std::size_t first,
                       std::size_t count, Request* req) {
+  const int node = at.node;
   iovec iov[16];
   void* desc[16];
   fi_rma_iov rio[16];
@@ -82,12 +84,12 @@ void OfiImpl::rma_iov(bool is_write, int node, Pieces p, std::size_t first,
     const Ofi::Piece& q = p[first + i];
     std::size_t len = q.bytes;
     uint64_t raddr, key;
-    remote(node, q.remote, len, raddr, key, is_write ? "put" : "get");
+    remote(at, q.remote, len, raddr, key, is_write ? "put" : "get");
     desc[i] = local_desc(q.local, q.bytes);
     if (len != q.bytes || (caps.mr_local && !desc[i])) {
       // Crosses a segment or needs a bounce: one piece at a time.
       for (std::size_t j = 0; j < count; ++j)
-        rma(is_write, node, p[first + j].local, p[first + j].remote, p[first + j].bytes, req);
+        rma(is_write, at, p[first + j].local, p[first + j].remote, p[first + j].bytes, req);
       return;
     }
     iov[i] = {const_cast<void*>(q.local), q.bytes};
@@ -105,9 +107,10 @@ void OfiImpl::rma_iov(bool is_write, int node, Pieces p, std::size_t first,
   post_rma(is_write, node, iov, desc, rio, count, c, flags, total);
 }
 
-void OfiImpl::pieces(bool is_write, int node, Pieces p, Request* req) {
+void OfiImpl::pieces(bool is_write, const Target& at, Pieces p, Request* req) {
+  const int node = at.node;
   if (p.empty()) return;
-  if (p.size() == 1) return rma(is_write, node, p[0].local, p[0].remote, p[0].bytes, req);
+  if (p.size() == 1) return rma(is_write, at, p[0].local, p[0].remote, p[0].bytes, req);
   std::size_t total = 0;
   for (const auto& q : p) total += q.bytes;
   if (total / p.size() < pack_below) {
@@ -120,10 +123,10 @@ void OfiImpl::pieces(bool is_write, int node, Pieces p, Request* req) {
     std::size_t k = 0, bytes = 0;
     while (i + k < p.size() && k < g && bytes + p[i + k].bytes <= caps.max_msg) bytes += p[i + k++].bytes;
     if (k <= 1) {
-      rma(is_write, node, p[i].local, p[i].remote, p[i].bytes, req);  // splits huge pieces
+      rma(is_write, at, p[i].local, p[i].remote, p[i].bytes, req);  // splits huge pieces
       k = 1;
     } else {
-      rma_iov(is_write, node, p, i, k, req);
+      rma_iov(is_write, at, p, i, k, req);
     }
     i += k;
   }
@@ -141,36 +144,36 @@ Pieces strided_pieces(const void* local, uintptr_t remote, const StridedShape& s
 }
 
 // ---------------------------------------------------------------- Ofi API
-void Ofi::put(int node, const void* src, uintptr_t dst, std::size_t n, Request* req) {
+void Ofi::put(const Target& at, const void* src, uintptr_t dst, std::size_t n, Request* req) {
   OfiImpl::Guard g(*impl_);
-  impl_->rma(true, node, src, dst, n, req);
+  impl_->rma(true, at, src, dst, n, req);
 }
 
-void Ofi::get(int node, uintptr_t src, void* dst, std::size_t n, Request* req) {
+void Ofi::get(const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req) {
   OfiImpl::Guard g(*impl_);
-  impl_->rma(false, node, dst, src, n, req);
+  impl_->rma(false, at, dst, src, n, req);
 }
 
-void Ofi::put_pieces(int node, Pieces p, Request* req) {
+void Ofi::put_pieces(const Target& at, Pieces p, Request* req) {
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(true, node, p, req);
+  impl_->pieces(true, at, p, req);
 }
 
-void Ofi::get_pieces(int node, Pieces p, Request* req) {
+void Ofi::get_pieces(const Target& at, Pieces p, Request* req) {
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(false, node, p, req);
+  impl_->pieces(false, at, p, req);
 }
 
-void Ofi::put_strided(int node, const void* src, uintptr_t dst, const StridedShape& s, Request* req) {
+void Ofi::put_strided(const Target& at, const void* src, uintptr_t dst, const StridedShape& s, Request* req) {
   const Pieces p = strided_pieces(src, dst, s, true);
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(true, node, p, req);
+  impl_->pieces(true, at, p, req);
 }
 
-void Ofi::get_strided(int node, uintptr_t src, void* dst, const StridedShape& s, Request* req) {
+void Ofi::get_strided(const Target& at, uintptr_t src, void* dst, const StridedShape& s, Request* req) {
   const Pieces p = strided_pieces(dst, src, s, false);
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(false, node, p, req);
+  impl_->pieces(false, at, p, req);
 }
 
 }  // namespace armci::transport

@@ -18,6 +18,7 @@
 #include "transports/request.hpp"
 #include "transports/signal.hpp"
 #include "transports/strided.hpp"
+#include "transports/target.hpp"
 
 namespace armci {
 class EventLoop;
@@ -46,22 +47,26 @@ class Ofi {
                   uint64_t seg0_key);
   // Segment descriptors exchanged by ARMCI_Malloc(_group).
   void learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key);
+  // What ARMCI_Malloc records for [base, base+len) of a process on node:
+  // the key and NIC address of its segment's registration (unkeyed if this
+  // process does not know that segment).
+  Target resolve(int node, uintptr_t base, std::size_t len);
   // ARMCI_THREAD_MULTIPLE: every call below may come from any thread.
   void set_threaded(bool on);
 
-  void put(int node, const void* src, uintptr_t dst, std::size_t n, Request* req);
-  void get(int node, uintptr_t src, void* dst, std::size_t n, Request* req);
-  void put_strided(int node, const void* src, uintptr_t dst, const StridedShape& s, Request* req);
-  void get_strided(int node, uintptr_t src, void* dst, const StridedShape& s, Request* req);
-  void acc(int node, int optype, const void* scale, const void* src, uintptr_t dst,
+  void put(const Target& at, const void* src, uintptr_t dst, std::size_t n, Request* req);
+  void get(const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req);
+  void put_strided(const Target& at, const void* src, uintptr_t dst, const StridedShape& s, Request* req);
+  void get_strided(const Target& at, uintptr_t src, void* dst, const StridedShape& s, Request* req);
+  void acc(const Target& at, int optype, const void* scale, const void* src, uintptr_t dst,
            std::size_t n);
-  void acc_strided(int node, int optype, const void* scale, const void* src, uintptr_t dst,
+  void acc_strided(const Target& at, int optype, const void* scale, const void* src, uintptr_t dst,
                    const StridedShape& s);
   using Piece = transport::Piece;
-  void put_pieces(int node, Pieces p, Request* req);
-  void get_pieces(int node, Pieces p, Request* req);
-  void acc_pieces(int node, int optype, const void* scale, Pieces p);
-  void rmw(int node, int op, void* ploc, uintptr_t prem, long extra);
+  void put_pieces(const Target& at, Pieces p, Request* req);
+  void get_pieces(const Target& at, Pieces p, Request* req);
+  void acc_pieces(const Target& at, int optype, const void* scale, Pieces p);
+  void rmw(const Target& at, int op, void* ploc, uintptr_t prem, long extra);
   // With ARMCI_OFI_ATOMICS=1 and provider support for the type/op, every
   // accumulate/Rmw of that kind (same node included) must go through here so
   // that NIC atomics never race with CPU ones.
