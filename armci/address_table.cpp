@@ -38,6 +38,14 @@ bool AddressTable::search(const PerProc& p, uintptr_t a, std::size_t len, Alloca
   return true;
 }
 
+const Allocation* AddressTable::find_ref_slow(int proc, uintptr_t a, std::size_t len) const {
+  const PerProc& p = procs_[static_cast<std::size_t>(proc)];
+  if (!threaded_) return search(p, a, len, nullptr) ? &p.hit : nullptr;
+  thread_local Allocation mine;
+  std::shared_lock<std::shared_mutex> g(mu_);
+  return find_unlocked(proc, a, len, &mine) ? &mine : nullptr;
+}
+
 bool AddressTable::nearest(int proc, uintptr_t a, Allocation* out) const {
   std::shared_lock<std::shared_mutex> g(mu_);
   const auto& v = procs_[static_cast<std::size_t>(proc)].v;

@@ -38,6 +38,14 @@ class AddressTable {
     std::shared_lock<std::shared_mutex> g(mu_);
     return find_unlocked(proc, a, len, out);
   }
+  // The same, as a reference valid until this thread's next look-up: the
+  // owner's last-found slot (single-threaded) or a per-thread copy, so the
+  // hot path copies nothing.  nullptr if none.
+  const Allocation* find_ref(int proc, uintptr_t a, std::size_t len) const {
+    const PerProc& p = procs_[static_cast<std::size_t>(proc)];
+    if (__builtin_expect(!threaded_ && inside(p.hit, a, len), 1)) return &p.hit;
+    return find_ref_slow(proc, a, len);
+  }
   // For error messages: the live allocation of proc closest to a.
   bool nearest(int proc, uintptr_t a, Allocation* out) const;
   std::size_t live(int proc) const;
@@ -63,6 +71,7 @@ class AddressTable {
     return a >= x.base && a - x.base <= x.len && len <= x.len - (a - x.base);
   }
   bool search(const PerProc& p, uintptr_t a, std::size_t len, Allocation* out) const;
+  const Allocation* find_ref_slow(int proc, uintptr_t a, std::size_t len) const;
 
   std::unique_ptr<PerProc[]> procs_;
   mutable std::shared_mutex mu_;

@@ -87,7 +87,7 @@ int rmw(const char* call, int op, void* ploc, void* prem, long extra, int proc) 
   if (!ploc) bad_arg(call, "ploc is NULL");
   if (reinterpret_cast<uintptr_t>(prem) % size)
     bad_arg(call, "remote address %p is not aligned to %zu bytes", prem, size);
-  const transport::Target at = check_remote(r, call, "remote address", proc, prem, size);
+  const transport::Target& at = check_remote(r, call, "remote address", proc, prem, size);
   route::rmw(r, proc, at, op, ploc, prem, extra);
   return 0;
 }

@@ -14,7 +14,7 @@ int put(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_
   if (bytes == 0) return 0;
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "source", src, n);
-  const transport::Target at = check_remote(r, call, "destination", proc, dst, n);
+  const transport::Target& at = check_remote(r, call, "destination", proc, dst, n);
   route::put(r, proc, at, src, dst, n, h);
   return 0;
 }
@@ -26,7 +26,7 @@ int get(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_
   if (bytes == 0) return 0;
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "destination", dst, n);
-  const transport::Target at = check_remote(r, call, "source", proc, src, n);
+  const transport::Target& at = check_remote(r, call, "source", proc, src, n);
   route::get(r, proc, at, src, dst, n, h);
   return 0;
 }
@@ -41,7 +41,7 @@ int acc(const char* call, int optype, void* scale, void* src, void* dst, long by
   if (bytes == 0) return 0;
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "source", src, n);
-  const transport::Target at = check_remote(r, call, "destination", proc, dst, n);
+  const transport::Target& at = check_remote(r, call, "destination", proc, dst, n);
   route::acc(r, proc, at, optype, scale, src, dst, n);
   return 0;
 }

@@ -28,7 +28,7 @@ const std::vector<transport::Piece>& pieces(Runtime& r, const char* call, armci_
       void* remote = dir == Dir::Get ? s : t;
       void* local = dir == Dir::Get ? t : s;
       check_local(call, dir == Dir::Get ? "destination" : "source", local, n);
-      const transport::Target to = check_remote(r, call, dir == Dir::Get ? "source" : "destination", proc, remote, n);
+      const transport::Target& to = check_remote(r, call, dir == Dir::Get ? "source" : "destination", proc, remote, n);
       if (out.empty()) *at = to;
       out.push_back({local, reinterpret_cast<uintptr_t>(remote), n});
     }

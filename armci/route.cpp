@@ -79,13 +79,21 @@ Target resolve(Runtime& r, int proc, const void* base, std::size_t len) {
   return t;
 }
 
-void put(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
-  transfer(r, proc, h, 1, [&](auto& t, Request* q) { t.put(at, src, addr(dst), n, q); });
+namespace detail {
+
+void put_other_node(Runtime& r, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
+  Completion c(r, h);
+  r.ofi->put(at, src, addr(dst), n, c.req);
+  c.finish();
 }
 
-void get(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
-  transfer(r, proc, h, 1, [&](auto& t, Request* q) { t.get(at, addr(src), dst, n, q); });
+void get_other_node(Runtime& r, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
+  Completion c(r, h);
+  r.ofi->get(at, addr(src), dst, n, c.req);
+  c.finish();
 }
+
+}  // namespace detail
 
 void acc(Runtime& r, int proc, const Target& at, int optype, const void* scale, const void* src, void* dst,
          std::size_t n) {

@@ -10,14 +10,12 @@
 #include <vector>
 
 #include "armci/armci.h"
+#include "armci/runtime.hpp"
+#include "transports/shm.hpp"
 #include "transports/piece.hpp"
 #include "transports/signal.hpp"
 #include "transports/strided.hpp"
 #include "transports/target.hpp"
-
-namespace armci {
-class Runtime;
-}
 
 namespace armci::route {
 
@@ -37,8 +35,12 @@ bool local(int proc);  // on the caller's node: reachable by load/store
 Target resolve(Runtime& r, int proc, const void* base, std::size_t len);
 
 // Data movement: `at` is what check_remote resolved for the remote range.
-void put(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
-void get(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
+// Contiguous put/get on this node are the latency-critical case: inline
+// (below), a load/store with nothing in between.
+inline void put(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n,
+                armci_hdl_t* h);
+inline void get(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n,
+                armci_hdl_t* h);
 void acc(Runtime& r, int proc, const Target& at, int optype, const void* scale, const void* src, void* dst,
          std::size_t n);
 void put_strided(Runtime& r, int proc, const Target& at, const void* src, void* dst, const StridedShape& s,
@@ -72,5 +74,24 @@ void progress(Runtime& r);
 // only the inter-node transport needs them.
 void learn_segment(Runtime& r, int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key);
 std::size_t key_table_entries(Runtime& r);
+
+namespace detail {
+void put_other_node(Runtime& r, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
+void get_other_node(Runtime& r, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h);
+}  // namespace detail
+
+inline void put(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n,
+                armci_hdl_t* h) {
+  if (__builtin_expect(!r.topo.same_node(proc), 0)) return detail::put_other_node(r, at, src, dst, n, h);
+  r.shm->put(at, src, reinterpret_cast<uintptr_t>(dst), n, nullptr);
+  ++r.stats.local_ops;
+}
+
+inline void get(Runtime& r, int proc, const Target& at, const void* src, void* dst, std::size_t n,
+                armci_hdl_t* h) {
+  if (__builtin_expect(!r.topo.same_node(proc), 0)) return detail::get_other_node(r, at, src, dst, n, h);
+  r.shm->get(at, reinterpret_cast<uintptr_t>(src), dst, n, nullptr);
+  ++r.stats.local_ops;
+}
 
 }  // namespace armci::route

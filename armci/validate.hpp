@@ -34,21 +34,21 @@ inline void check_local(const char* call, const char* what, const void* p, std::
     bad_arg(call, "%s is NULL for a transfer of %zu bytes", what, len);
 }
 
+const transport::Target& unchecked_target(Runtime& r, int proc);
+
 // [addr, addr+len) must lie wholly inside one live ARMCI_Malloc allocation of
 // proc; the allocation's record is where the operation goes (check and
-// resolve in one look-up).  ARMCI_CHECKS=0 trusts the caller and names only
-// the node (the transport then finds the key itself).
-inline transport::Target check_remote(Runtime& r, const char* call, const char* what, int proc,
-                                      const void* addr, std::size_t len) {
+// resolve in one look-up).  The reference is good until this thread's next
+// check.  ARMCI_CHECKS=0 trusts the caller and names only the node (the
+// transport then finds the key itself).
+inline const transport::Target& check_remote(Runtime& r, const char* call, const char* what, int proc,
+                                             const void* addr, std::size_t len) {
   if (__builtin_expect(len > 0 && r.checks, 1)) {
-    Allocation a;
-    if (__builtin_expect(!r.addresses.find(proc, reinterpret_cast<uintptr_t>(addr), len, &a), 0))
-      bad_remote(call, what, proc, addr, len);
-    return a.target;
+    const Allocation* a = r.addresses.find_ref(proc, reinterpret_cast<uintptr_t>(addr), len);
+    if (__builtin_expect(!a, 0)) bad_remote(call, what, proc, addr, len);
+    return a->target;
   }
-  transport::Target t;
-  t.node = r.topo.node_of[static_cast<std::size_t>(proc)];
-  return t;
+  return unchecked_target(r, proc);
 }
 
 // ARMCI_ACC_* type, scale, and a byte count that is whole elements.

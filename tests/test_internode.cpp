@@ -126,6 +126,7 @@ TEST_F(Internode, KeysResolvedAtMallocNotPerOperation) {
   int count[2] = {width, rows}, sst[1] = {width}, dst[1] = {stride};
   char* base = a.of(peer);
   char* tail = base + static_cast<std::ptrdiff_t>(rows) * stride;
+  char* mine = tail + 12288 + 8 * me();  // a word no other process writes
   armci_giov_t iov{};
   void* srcs[2] = {src.data(), src.data() + 4096};
   void* dsts[2] = {tail + 8192, tail};
@@ -134,8 +135,8 @@ TEST_F(Internode, KeysResolvedAtMallocNotPerOperation) {
   iov.ptr_array_len = 2;
   iov.bytes = 4096;
   auto round = [&] {
-    ASSERT_EQ(ARMCI_Put(&v, base + 8, sizeof v, peer), 0);
-    ASSERT_EQ(ARMCI_Get(base + 8, &back, sizeof back, peer), 0);
+    ASSERT_EQ(ARMCI_Put(&v, mine, sizeof v, peer), 0);
+    ASSERT_EQ(ARMCI_Get(mine, &back, sizeof back, peer), 0);
     ASSERT_EQ(ARMCI_Acc(ARMCI_ACC_LNG, &scale, &v, base + 16, sizeof v, peer), 0);
     ASSERT_EQ(ARMCI_PutS(src.data(), sst, base + 64, dst, count, 1, peer), 0);
     ASSERT_EQ(ARMCI_GetS(base + 64, dst, src.data(), sst, count, 1, peer), 0);
