@@ -5,8 +5,9 @@
 
 namespace armci {
 
-void AddressTable::resize(int nprocs) {
-  procs_ = std::make_unique<PerProc[]>(static_cast<std::size_t>(nprocs));
+void AddressTable::resize(const std::vector<int>& node_of) {
+  procs_ = std::make_unique<PerProc[]>(node_of.size());
+  for (std::size_t p = 0; p < node_of.size(); ++p) procs_[p].unkeyed.node = node_of[p];
 }
 
 void AddressTable::add(int proc, uintptr_t base, std::size_t len, const transport::Target& target) {

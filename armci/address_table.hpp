@@ -24,7 +24,8 @@ struct Allocation {
 
 class AddressTable {
  public:
-  void resize(int nprocs);
+  // node_of[p]: p's node, for the unkeyed Target of ARMCI_CHECKS=0.
+  void resize(const std::vector<int>& node_of);
   // Under ARMCI_THREAD_MULTIPLE a Malloc/Free on one thread may race with
   // look-ups on others; single-threaded programs skip the lock.
   void set_threaded(bool on) { threaded_ = on; }
@@ -34,9 +35,9 @@ class AddressTable {
 
   // The allocation wholly holding [a, a+len) of proc; false if none.
   bool find(int proc, uintptr_t a, std::size_t len, Allocation* out = nullptr) const {
-    if (!threaded_) return find_unlocked(proc, a, len, out);
-    std::shared_lock<std::shared_mutex> g(mu_);
-    return find_unlocked(proc, a, len, out);
+    const Allocation* x = find_ref(proc, a, len);
+    if (x && out) *out = *x;
+    return x != nullptr;
   }
   // The same, as a reference valid until this thread's next look-up: the
   // owner's last-found slot (single-threaded) or a per-thread copy, so the
@@ -46,6 +47,8 @@ class AddressTable {
     if (__builtin_expect(!threaded_ && inside(p.hit, a, len), 1)) return &p.hit;
     return find_ref_slow(proc, a, len);
   }
+  // Only proc's node, nothing resolved (the transport looks keys up).
+  const transport::Target& unkeyed(int proc) const { return procs_[static_cast<std::size_t>(proc)].unkeyed; }
   // For error messages: the live allocation of proc closest to a.
   bool nearest(int proc, uintptr_t a, Allocation* out) const;
   std::size_t live(int proc) const;
@@ -57,6 +60,7 @@ class AddressTable {
     // reader lock, so no torn pair is ever read).
     mutable Allocation hit;
     std::vector<Allocation> v;  // sorted by base, disjoint
+    transport::Target unkeyed;
   };
   bool find_unlocked(int proc, uintptr_t a, std::size_t len, Allocation* out) const {
     const PerProc& p = procs_[static_cast<std::size_t>(proc)];

@@ -36,9 +36,10 @@ int PARMCI_WaitProc(int proc) {
 }
 
 int PARMCI_WaitAll(void) {
-  Runtime& r = checked_rt("ARMCI_WaitAll");
-  route::wait_all(r);
+  ARMCI_API_TRY
+  route::wait_all(checked_rt("ARMCI_WaitAll"));
   return 0;
+  ARMCI_API_CATCH(kErrBadArg)
 }
 
 // Any pending handle aggregates further operations; nothing to switch.
@@ -53,7 +54,11 @@ void PARMCI_Fence(int proc) {
   ARMCI_API_CATCH_VOID
 }
 
-void PARMCI_AllFence(void) { route::fence_all(checked_rt("ARMCI_AllFence")); }
+void PARMCI_AllFence(void) {
+  ARMCI_API_TRY
+  route::fence_all(checked_rt("ARMCI_AllFence"));
+  ARMCI_API_CATCH_VOID
+}
 
 void PARMCI_GroupFence(ARMCI_Group* group) {
   ARMCI_API_TRY
@@ -64,9 +69,11 @@ void PARMCI_GroupFence(ARMCI_Group* group) {
 }
 
 void PARMCI_Barrier(void) {
+  ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Barrier");
   route::fence_all(r);
   coll::barrier(r, r.groups.default_team());
+  ARMCI_API_CATCH_VOID
 }
 
 namespace {

@@ -98,7 +98,7 @@ void Mailbox::send(uint32_t ctx, int tag, int to, const void* buf, std::size_t l
   }
   const uintptr_t area = area_of(to);
   auto* credits = reinterpret_cast<std::atomic<uint32_t>*>(my_area_ + off_ack_ + 4 * static_cast<std::size_t>(to));
-  const bool local = route::local(to);
+  const bool local = rt_->topo.same_node(to);
   // Pieces to another node ride in one active message each.
   const std::size_t piece = local ? slot_bytes_ : std::min(slot_bytes_, kRemotePieceMax);
   std::size_t off = 0;
@@ -135,7 +135,7 @@ void Mailbox::send(uint32_t ctx, int tag, int to, const void* buf, std::size_t l
       s.data_dst = slot + kPieceHdr;
       s.data = staging_.data();
       s.len = static_cast<uint32_t>(kPieceHdr + n);
-      route::signal(rt(), to, s);
+      route::signal(*rt_, to, s);
     }
     ++seq;
     off += n;
@@ -174,7 +174,7 @@ void Mailbox::consume(int sender) {
       ack.flag_val = owed_[si];
       ack.bell = area_of(sender);
       owed_[si] = 0;
-      route::signal(rt(), sender, ack);
+      route::signal(*rt_, sender, ack);
     }
     if (a.got == a.data.size()) {
       arrived_.push_back(Message{sender, a.ctx, a.tag, std::move(a.data)});

@@ -8,22 +8,25 @@ namespace armci::rma {
 
 namespace {
 
-// The shape, and in *at where its remote range goes (until the next check).
-transport::StridedShape checked_shape(Runtime& r, const char* call, void* src, int* ss, void* dst,
-                                      int* ds, int* count, int levels, int proc, bool remote_is_dst,
-                                      const transport::Target** at) {
+// The shape and where its remote range goes (null when empty; good until
+// this thread's next check).
+struct Checked {
+  transport::StridedShape shape;
+  const transport::Target* at = nullptr;
+};
+
+Checked checked_shape(Runtime& r, const char* call, void* src, int* ss, void* dst, int* ds, int* count,
+                      int levels, int proc, bool remote_is_dst) {
   check_proc(r, call, proc);
   check_strided(call, levels, count, ss, ds);
   transport::StridedShape s(levels, count, ss, ds);
-  if (s.empty()) return s;
+  if (s.empty()) return {s};
   if (remote_is_dst) {
     check_local(call, "source", src, s.src_extent());
-    *at = &check_remote(r, call, "destination", proc, dst, s.dst_extent());
-  } else {
-    check_local(call, "destination", dst, s.dst_extent());
-    *at = &check_remote(r, call, "source", proc, src, s.src_extent());
+    return {s, &check_remote(r, call, "destination", proc, dst, s.dst_extent())};
   }
-  return s;
+  check_local(call, "destination", dst, s.dst_extent());
+  return {s, &check_remote(r, call, "source", proc, src, s.src_extent())};
 }
 
 }  // namespace
@@ -50,20 +53,18 @@ int local_strided(const char* call, bool read, void* ptr, int levels, int* strid
 int puts(const char* call, void* src, int* ss, void* dst, int* ds, int* count, int levels, int proc,
          armci_hdl_t* h) {
   Runtime& r = checked_rt(call);
-  const transport::Target* at = nullptr;
-  transport::StridedShape s = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true, &at);
-  if (s.empty()) return 0;
-  route::put_strided(r, proc, *at, src, dst, s, h);
+  const Checked c = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true);
+  if (!c.at) return 0;
+  route::put_strided(r, proc, *c.at, src, dst, c.shape, h);
   return 0;
 }
 
 int gets(const char* call, void* src, int* ss, void* dst, int* ds, int* count, int levels, int proc,
          armci_hdl_t* h) {
   Runtime& r = checked_rt(call);
-  const transport::Target* at = nullptr;
-  transport::StridedShape s = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, false, &at);
-  if (s.empty()) return 0;
-  route::get_strided(r, proc, *at, src, dst, s, h);
+  const Checked c = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, false);
+  if (!c.at) return 0;
+  route::get_strided(r, proc, *c.at, src, dst, c.shape, h);
   return 0;
 }
 
@@ -73,10 +74,9 @@ int accs(const char* call, int optype, void* scale, void* src, int* ss, void* ds
   Runtime& r = checked_rt(call);
   if (!count) bad_arg(call, "count array is NULL");
   check_acc(call, optype, scale, count[0]);
-  const transport::Target* at = nullptr;
-  transport::StridedShape s = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true, &at);
-  if (s.empty()) return 0;
-  route::acc_strided(r, proc, *at, optype, scale, src, dst, s);
+  const Checked c = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true);
+  if (!c.at) return 0;
+  route::acc_strided(r, proc, *c.at, optype, scale, src, dst, c.shape);
   return 0;
 }
 

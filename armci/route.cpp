@@ -34,18 +34,21 @@ class Completion {
 
 int node_of(const Runtime& r, int proc) { return r.topo.node_of[static_cast<std::size_t>(proc)]; }
 
+// A data movement through libfabric, completed as h says.
+template <typename Op>
+void other_node(Runtime& r, armci_hdl_t* h, Op&& op) {
+  Completion c(r, h);
+  op(*r.ofi, c.req);
+  c.finish();
+}
+
 // One data movement: op(transport, request) through shared memory to this
 // node, through libfabric to the others.
 template <typename Op>
 void transfer(Runtime& r, int proc, armci_hdl_t* h, std::size_t pieces, Op&& op) {
-  if (r.topo.same_node(proc)) {
-    op(*r.shm, nullptr);
-    r.stats.local_ops += pieces;
-    return;
-  }
-  Completion c(r, h);
-  op(*r.ofi, c.req);
-  c.finish();
+  if (!r.topo.same_node(proc)) return other_node(r, h, op);
+  op(*r.shm, nullptr);
+  r.stats.local_ops += pieces;
 }
 
 // Accumulates and Rmw: by the CPU on this node, unless the NIC does this
@@ -66,31 +69,21 @@ uintptr_t addr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
 }  // namespace
 
-bool local(int proc) { return rt().topo.same_node(proc); }
-
 Target resolve(Runtime& r, int proc, const void* base, std::size_t len) {
   // Keys are needed across nodes, and on this node when the NIC does
   // accumulates/Rmw (those go through it too).
   if (r.ofi) return r.ofi->resolve(node_of(r, proc), addr(base), len);
-  Target t;
-  t.node = node_of(r, proc);
-  t.lo = addr(base);
-  t.hi = t.lo + len;
-  return t;
+  return r.addresses.unkeyed(proc);  // one node: nothing to resolve
 }
 
 namespace detail {
 
 void put_other_node(Runtime& r, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
-  Completion c(r, h);
-  r.ofi->put(at, src, addr(dst), n, c.req);
-  c.finish();
+  other_node(r, h, [&](transport::Ofi& t, Request* q) { t.put(at, src, addr(dst), n, q); });
 }
 
 void get_other_node(Runtime& r, const Target& at, const void* src, void* dst, std::size_t n, armci_hdl_t* h) {
-  Completion c(r, h);
-  r.ofi->get(at, addr(src), dst, n, c.req);
-  c.finish();
+  other_node(r, h, [&](transport::Ofi& t, Request* q) { t.get(at, addr(src), dst, n, q); });
 }
 
 }  // namespace detail

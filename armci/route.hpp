@@ -7,7 +7,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "armci/armci.h"
 #include "armci/runtime.hpp"
@@ -27,8 +26,6 @@ using transport::Pieces;
 using transport::StridedShape;
 
 using transport::Target;
-
-bool local(int proc);  // on the caller's node: reachable by load/store
 
 // What ARMCI_Malloc records for proc's block [base, base+len): its node and
 // what the transport needs to reach it (transports/target.hpp).

@@ -124,7 +124,7 @@ Runtime::Runtime(const InitOptions& opts) {
   numa = std::make_unique<memory::Numa>(knobs.NUMA == "bind");
   multi_node = topo.nnodes > 1;
   checks = knobs.CHECKS;
-  addresses.resize(topo.nprocs());
+  addresses.resize(topo.node_of);
 
   const std::size_t slot = std::clamp<std::size_t>(knobs.MSG_SLOT, 256, std::size_t{1} << 20);
   const std::size_t prefix =

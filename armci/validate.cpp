@@ -32,13 +32,6 @@ void bad_remote(const char* call, const char* what, int proc, const void* addr, 
           what, addr, len, proc, r.topo.node_of[static_cast<std::size_t>(proc)], near);
 }
 
-const transport::Target& unchecked_target(Runtime& r, int proc) {
-  thread_local transport::Target t;
-  t = transport::Target{};
-  t.node = r.topo.node_of[static_cast<std::size_t>(proc)];
-  return t;
-}
-
 void check_acc(const char* call, int optype, const void* scale, long bytes) {
   std::size_t es = transport::acc_elem_size(optype);
   if (es == 0)

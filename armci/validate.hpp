@@ -34,8 +34,6 @@ inline void check_local(const char* call, const char* what, const void* p, std::
     bad_arg(call, "%s is NULL for a transfer of %zu bytes", what, len);
 }
 
-const transport::Target& unchecked_target(Runtime& r, int proc);
-
 // [addr, addr+len) must lie wholly inside one live ARMCI_Malloc allocation of
 // proc; the allocation's record is where the operation goes (check and
 // resolve in one look-up).  The reference is good until this thread's next
@@ -48,7 +46,7 @@ inline const transport::Target& check_remote(Runtime& r, const char* call, const
     if (__builtin_expect(!a, 0)) bad_remote(call, what, proc, addr, len);
     return a->target;
   }
-  return unchecked_target(r, proc);
+  return r.addresses.unkeyed(proc);
 }
 
 // ARMCI_ACC_* type, scale, and a byte count that is whole elements.

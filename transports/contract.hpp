@@ -30,7 +30,6 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "transports/piece.hpp"
 #include "transports/target.hpp"

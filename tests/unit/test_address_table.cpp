@@ -12,7 +12,7 @@ using armci::Allocation;
 namespace {
 
 void two_procs(AddressTable& t) {
-  t.resize(2);
+  t.resize({0, 1});
   t.add(0, 0x10000, 64);
   t.add(0, 0x10040, 64);  // the neighbour block, right after
   t.add(1, 0x20000, 4096);
@@ -80,7 +80,7 @@ TEST(AddressTable, ThreadedLookupsStillFind) {
 // cached last hit included), never a neighbour's.
 TEST(AddressTable, YieldsTheBlocksOwnTarget) {
   AddressTable t;
-  t.resize(1);
+  t.resize({0});
   armci::transport::Target a, b;
   a.node = 1, a.key = 11, a.keyed = true;
   b.node = 1, b.key = 22, b.keyed = true;

@@ -234,17 +234,28 @@ void OfiImpl::remote(const Target& at, uintptr_t addr, std::size_t& len, uint64_
     return;
   }
   ++stats.key_searches;
-  const int node = at.node;
-  const ofi::RemoteSegment* s = segs.find(node, addr);
-  if (!s) {
-    if (!lookup(node, addr, what) || !(s = segs.find(node, addr)))
+  Target seg = segment(at.node, addr);
+  if (!seg.keyed) {
+    if (!lookup(at.node, addr, what) || !(seg = segment(at.node, addr)).keyed)
       fatal("ARMCI", "%s: address %p is in no heap segment of node %d", what,
-            reinterpret_cast<void*>(addr), node);
+            reinterpret_cast<void*>(addr), at.node);
   }
-  const uintptr_t seg_start = segs.base(node) + s->off;
-  len = std::min<std::size_t>(len, seg_start + s->size - addr);
-  raddr = caps.virt_addr ? addr : addr - seg_start;
-  key = s->key;
+  len = std::min<std::size_t>(len, seg.hi - addr);
+  raddr = seg.nic_lo + (addr - seg.lo);
+  key = seg.key;
+}
+
+Target OfiImpl::segment(int node, uintptr_t addr) const {
+  Target t;
+  t.node = node;
+  const ofi::RemoteSegment* s = segs.find(node, addr);
+  if (!s) return t;
+  t.lo = segs.base(node) + s->off;
+  t.hi = t.lo + s->size;
+  t.key = s->key;
+  t.nic_lo = caps.virt_addr ? t.lo : 0;
+  t.keyed = true;
+  return t;
 }
 
 void* OfiImpl::local_desc(const void* p, std::size_t len) {
@@ -282,18 +293,12 @@ void Ofi::learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, u
 
 Target Ofi::resolve(int node, uintptr_t base, std::size_t len) {
   OfiImpl::Guard g(*impl_);
-  OfiImpl& m = *impl_;
-  Target t;
-  t.node = node;
+  Target t = impl_->segment(node, base);
+  // Not within one segment: left unkeyed, looked up per piece.
+  if (!t.keyed || len > t.hi - base) return Target{.node = node};
+  t.nic_lo += base - t.lo;
   t.lo = base;
   t.hi = base + len;
-  const ofi::RemoteSegment* s = m.segs.find(node, base);
-  if (!s) return t;
-  const uintptr_t seg_start = m.segs.base(node) + s->off;
-  if (len > seg_start + s->size - base) return t;  // not within one segment: looked up per piece
-  t.key = s->key;
-  t.nic_lo = m.caps.virt_addr ? base : base - seg_start;
-  t.keyed = true;
   return t;
 }
 

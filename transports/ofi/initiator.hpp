@@ -5,7 +5,6 @@
 #include <rdma/fi_rma.h>
 
 #include <deque>
-#include <functional>
 #include <type_traits>
 #include <memory>
 #include <mutex>
@@ -57,7 +56,7 @@ struct PendingAm {
   int node = -1;
   AmOp op{};
   ReplyHeader reply{};
-  std::vector<Ofi::Piece> scatter;  // GetPieces: where the reply's data goes
+  std::vector<Piece> scatter;  // GetPieces: where the reply's data goes
   Request* req = nullptr;                      // GetPieces: local completion
 };
 
@@ -162,6 +161,9 @@ struct OfiImpl {
   void remote(const Target& at, uintptr_t addr, std::size_t& len, uint64_t& raddr, uint64_t& key,
               const char* what);
   bool lookup(int node, uintptr_t addr, const char* call);
+  // The whole known segment of node holding addr as a Target (unkeyed if
+  // none is known).
+  Target segment(int node, uintptr_t addr) const;
   void* local_desc(const void* p, std::size_t len);
   char* send_buf(int i) { return send_mem.data() + static_cast<std::size_t>(i) * ofi::kAmMax; }
   int take_send_buf();

@@ -142,7 +142,7 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
     std::size_t data = 0;
     std::size_t reply_room = kReplyRoom;
     while (i < p.size()) {
-      const Ofi::Piece& q = p[i];
+      const Piece& q = p[i];
       std::size_t left = q.bytes - done_in_piece;
       if (room < sizeof(ofi::PieceWire) + elem) break;
       std::size_t cap = carries_data ? room - sizeof(ofi::PieceWire) : reply_room;

@@ -79,7 +79,7 @@ void OfiImpl::native_acc(const Target& at, int type, const void* scale, Pieces p
   order(node, OpClass::Atomic);
   const std::size_t es = acc_elem_size(type);
   const std::size_t max_elems = std::min(native.acc_count[slot(type)], ofi::kAmMax / es);
-  for (const Ofi::Piece& piece : pieces) {
+  for (const Piece& piece : pieces) {
     std::size_t done = 0;
     while (done < piece.bytes) {
       std::size_t len = std::min(piece.bytes - done, max_elems * es);

@@ -81,7 +81,7 @@ void OfiImpl::rma_iov(bool is_write, const Target& at, Pieces p, std::size_t fir
   fi_rma_iov rio[16];
   std::size_t total = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const Ofi::Piece& q = p[first + i];
+    const Piece& q = p[first + i];
     std::size_t len = q.bytes;
     uint64_t raddr, key;
     remote(at, q.remote, len, raddr, key, is_write ? "put" : "get");

@@ -23,9 +23,6 @@
 namespace armci {
 class EventLoop;
 }
-namespace armci::memory {
-struct NodeControl;
-}
 
 namespace armci::transport {
 
@@ -62,7 +59,6 @@ class Ofi {
            std::size_t n);
   void acc_strided(const Target& at, int optype, const void* scale, const void* src, uintptr_t dst,
                    const StridedShape& s);
-  using Piece = transport::Piece;
   void put_pieces(const Target& at, Pieces p, Request* req);
   void get_pieces(const Target& at, Pieces p, Request* req);
   void acc_pieces(const Target& at, int optype, const void* scale, Pieces p);
