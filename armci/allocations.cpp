@@ -59,7 +59,7 @@ int Allocations::malloc(Runtime& rt, const Team& t, std::size_t bytes, void** pt
   const int n = t.size();
   std::vector<int64_t> sizes(static_cast<std::size_t>(n));
   int64_t mine = static_cast<int64_t>(bytes);
-  coll::allgather(rt, t, &mine, sizeof mine, sizes.data());
+  coll::allgather(rt, t, &mine, sizeof mine, sizes.data(), call);
 
   const int my_node = rt.topo.my_node();
   NodeLayout l = layout_for_node(rt, t, sizes, my_node);
@@ -106,7 +106,7 @@ int Allocations::malloc(Runtime& rt, const Team& t, std::size_t bytes, void** pt
     }
   }
   std::vector<Exchange> all(static_cast<std::size_t>(n));
-  coll::allgather(rt, t, &ex, sizeof ex, all.data());
+  coll::allgather(rt, t, &ex, sizeof ex, all.data(), call);
 
   int failed_node = -1;
   for (int i = 0; i < n; ++i)
@@ -174,7 +174,7 @@ int Allocations::free(Runtime& rt, const Team& t, void* ptr, const char* call) {
   // My operations into the memory must be complete before anyone frees it.
   route::fence_all(rt);
   std::vector<void*> ptrs(static_cast<std::size_t>(t.size()));
-  coll::allgather(rt, t, &ptr, sizeof ptr, ptrs.data());
+  coll::allgather(rt, t, &ptr, sizeof ptr, ptrs.data(), call);
   auto it = std::find_if(live_.begin(), live_.end(),
                          [&](const Record& r) { return r.ctx == t.ctx && r.ptrs == ptrs; });
   if (it == live_.end()) {

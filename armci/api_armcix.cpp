@@ -24,10 +24,10 @@ namespace {
 
 // Members of the parent with my color, ordered by (key, parent rank), as
 // parent ranks: the list Groups::create takes.
-std::vector<int> split_members(Runtime& r, const Team& parent, int color, int key) {
+std::vector<int> split_members(Runtime& r, const Team& parent, int color, int key, const char* call) {
   const int mine[2] = {color, key};
   std::vector<int> all(2 * static_cast<std::size_t>(parent.size()));
-  coll::allgather(r, parent, mine, sizeof mine, all.data());
+  coll::allgather(r, parent, mine, sizeof mine, all.data(), call);
   std::vector<int> list;
   for (int p = 0; p < parent.size(); ++p)
     if (all[2 * static_cast<std::size_t>(p)] == color) list.push_back(p);
@@ -54,7 +54,7 @@ int ARMCIX_Group_split(ARMCI_Group* parent, int color, int key, ARMCI_Group* new
   const Team& pt = r.groups.team(*parent, call);
   if (!pt.member()) bad_arg(call, "this process is not a member of group %d", *parent);
   if (color < 0) color = -1;  // MPI_UNDEFINED and every negative color: no group
-  std::vector<int> list = split_members(r, pt, color, key);
+  std::vector<int> list = split_members(r, pt, color, key, call);
   if (color < 0) list.clear();
   ARMCI_Group g = r.groups.create(r, pt, static_cast<int>(list.size()), list.data(), call);
   if (color < 0) {

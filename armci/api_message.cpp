@@ -47,8 +47,8 @@ void gop(const char* call, const Team* t, void* x, int n, const char* op, int ty
   check_count(call, "element count", n);
   if (n > 0 && !x) bad_arg(call, "buffer is NULL for %d elements", n);
   if (!t || n == 0) return;
-  if (to_all) coll::allreduce(r, *t, x, static_cast<std::size_t>(n), type, o);
-  else coll::reduce(r, *t, 0, x, static_cast<std::size_t>(n), type, o);
+  if (to_all) coll::allreduce(r, *t, x, static_cast<std::size_t>(n), type, o, call);
+  else coll::reduce(r, *t, 0, x, static_cast<std::size_t>(n), type, o, call);
 }
 
 void bcast_world_root(const char* call, const Team& t, void* buf, int len, int root_world) {
@@ -57,7 +57,7 @@ void bcast_world_root(const char* call, const Team& t, void* buf, int len, int r
   int root = t.rank_of(root_world);
   if (root < 0) bad_arg(call, "root %d is not a member of the broadcast's group", root_world);
   if (len > 0 && !buf) bad_arg(call, "buffer is NULL for %d bytes", len);
-  coll::bcast(r, t, root, buf, static_cast<std::size_t>(len));
+  coll::bcast(r, t, root, buf, static_cast<std::size_t>(len), call);
 }
 
 void bcast_default(const char* call, void* buffer, int len, int root) {
@@ -131,13 +131,13 @@ int parmci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
 
 void parmci_msg_barrier(void) {
   Runtime& r = checked_rt("armci_msg_barrier");
-  coll::barrier(r, r.groups.default_team());
+  coll::barrier(r, r.groups.default_team(), "armci_msg_barrier");
 }
 
 void parmci_msg_group_barrier(ARMCI_Group* group) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("armci_msg_group_barrier");
-  coll::barrier(r, group_team(r, group, "armci_msg_group_barrier"));
+  coll::barrier(r, group_team(r, group, "armci_msg_group_barrier"), "armci_msg_group_barrier");
   ARMCI_API_CATCH_VOID
 }
 
@@ -280,7 +280,7 @@ void parmci_msg_sel_scope(int scope, void* x, int n, char* op, int type, int con
   };
   Entry mine{contribute ? 1 : 0, as_double(x)};
   std::vector<Entry> all(static_cast<std::size_t>(t->size()));
-  coll::allgather(r, *t, &mine, sizeof mine, all.data());
+  coll::allgather(r, *t, &mine, sizeof mine, all.data(), call);
   int winner = -1;
   for (int i = 0; i < t->size(); ++i) {
     const Entry& e = all[static_cast<std::size_t>(i)];
@@ -289,7 +289,7 @@ void parmci_msg_sel_scope(int scope, void* x, int n, char* op, int type, int con
     if (winner < 0 || (is_min ? e.value < w.value : e.value > w.value)) winner = i;
   }
   if (winner < 0) return;  // nobody contributed: x unchanged
-  coll::bcast(r, *t, winner, x, static_cast<std::size_t>(n));
+  coll::bcast(r, *t, winner, x, static_cast<std::size_t>(n), call);
   ARMCI_API_CATCH_VOID
 }
 
@@ -318,7 +318,7 @@ void armci_exchange_address(void* ptr_ar[], int n) {
   const Team& t = r.groups.default_team();
   if (n < t.size()) bad_arg("armci_exchange_address", "array of %d entries for %d processes", n, t.size());
   void* mine = ptr_ar[t.me];
-  coll::allgather(r, t, &mine, sizeof mine, ptr_ar);
+  coll::allgather(r, t, &mine, sizeof mine, ptr_ar, "armci_exchange_address");
   ARMCI_API_CATCH_VOID
 }
 
@@ -329,7 +329,7 @@ void armci_exchange_address_grp(void* ptr_arr[], int n, ARMCI_Group* group) {
   const Team& t = group_team(r, group, call);
   if (n < t.size()) bad_arg(call, "array of %d entries for %d processes", n, t.size());
   void* mine = ptr_arr[t.me];
-  coll::allgather(r, t, &mine, sizeof mine, ptr_arr);
+  coll::allgather(r, t, &mine, sizeof mine, ptr_arr, call);
   ARMCI_API_CATCH_VOID
 }
 

@@ -72,7 +72,7 @@ void PARMCI_Barrier(void) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Barrier");
   route::fence_all(r);
-  coll::barrier(r, r.groups.default_team());
+  coll::barrier(r, r.groups.default_team(), "ARMCI_Barrier");
   ARMCI_API_CATCH_VOID
 }
 

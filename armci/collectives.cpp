@@ -1,5 +1,6 @@
 #include "armci/collectives.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -8,57 +9,117 @@
 namespace armci::coll {
 
 namespace {
-// Each level of a hierarchical collective has its own tags so that a level's
-// messages never match another level's, whatever the members' progress.
-struct Tags {
-  int barrier, bcast, reduce, gather;
-};
-constexpr Tags kFlat{-101, -102, -103, -104};
-constexpr Tags kAmongLeaders{-111, -112, -113, -114};
-constexpr Tags kInNode{-121, -122, -123, -124};
+// One tag per level of a hierarchical collective, so a level's messages never
+// match another level's whatever the members' progress.  Within a level all
+// collectives share the tag: messages between two processes arrive in order,
+// so a member that called a different collective receives the other's
+// message and the stamp below tells it so, at once, instead of both waiting
+// for messages that never come.
+constexpr int kFlat = -101;
+constexpr int kAmongLeaders = -111;
+constexpr int kInNode = -121;
 
-void snd(Runtime& rt, const Team& t, int tag, int to, const void* buf, std::size_t len) {
-  rt.mailbox.send(t.ctx, tag, t.world(to), buf, len);
+// Heads every collective message: the public call that made it and its
+// number among the collectives of the team.
+struct Stamp {
+  char call[44] = {};
+  uint32_t seq = 0;
+};
+
+struct Op {
+  Runtime& rt;
+  Stamp stamp;
+  const char* call;
+  const char* step;  // for reports: barrier, broadcast, ...
+};
+
+Op start(Runtime& rt, const Team& t, const char* call, const char* step) {
+  Op op{rt, {}, call, step};
+  std::snprintf(op.stamp.call, sizeof op.stamp.call, "%s", call);
+  op.stamp.seq = rt.mailbox.next_collective(t.ctx);
+  return op;
 }
-void rcv(Runtime& rt, const Team& t, int tag, int from, void* buf, std::size_t len,
-         const char* call) {
-  std::size_t got = rt.mailbox.recv(t.ctx, tag, t.world(from), buf, len, nullptr, call);
-  if (got != len)
-    fatal(call, "collective message of %zu bytes from process %d where %zu were expected "
-          "(members called different collectives?)", got, t.world(from), len);
+
+void snd(Op& op, const Team& t, int tag, int to, const void* buf, std::size_t len) {
+  thread_local std::vector<char> wire;
+  wire.resize(sizeof(Stamp) + len);
+  std::memcpy(wire.data(), &op.stamp, sizeof(Stamp));
+  if (len) std::memcpy(wire.data() + sizeof(Stamp), buf, len);
+  op.rt.mailbox.send(t.ctx, tag, t.world(to), wire.data(), wire.size());
+}
+
+[[noreturn]] void mismatch(const Op& op, int peer, const Stamp& theirs) {
+  fatal(op.call,
+        "collectives do not match: this process (%d) is in %s, its collective #%u on this group, "
+        "but process %d sent its part of %s, its collective #%u (every member must make the same "
+        "collective calls in the same order)",
+        op.rt.me(), op.call, op.stamp.seq, peer, theirs.call, theirs.seq);
+}
+
+Stamp stamp_of(const Op& op, int peer, const std::vector<char>& m) {
+  Stamp s;
+  if (m.size() < sizeof s)
+    fatal(op.call, "collective message of %zu bytes from process %d is too short for its header", m.size(), peer);
+  std::memcpy(&s, m.data(), sizeof s);
+  s.call[sizeof s.call - 1] = '\0';
+  return s;
+}
+
+void rcv(Op& op, const Team& t, int tag, int from, void* buf, std::size_t len) {
+  const int peer = t.world(from);
+  char what[160];
+  std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", peer, op.stamp.seq,
+                op.call, op.step);
+  // A message from another member that is already here tells on a mismatch
+  // even when the one awaited never comes: the same number from another
+  // call, or a number this process is past (it was never received).  A
+  // later number is fine: that member finished this collective already.
+  auto others = [&](int src, const std::vector<char>& m) {
+    const Stamp s = stamp_of(op, src, m);
+    if (static_cast<int32_t>(s.seq - op.stamp.seq) < 0 ||
+        (s.seq == op.stamp.seq && std::strcmp(s.call, op.stamp.call) != 0))
+      mismatch(op, src, s);
+  };
+  std::vector<char> m = op.rt.mailbox.recv_whole(t.ctx, tag, peer, op.call, what, others);
+  const Stamp theirs = stamp_of(op, peer, m);
+  if (theirs.seq != op.stamp.seq || std::strcmp(theirs.call, op.stamp.call) != 0) mismatch(op, peer, theirs);
+  if (m.size() - sizeof theirs != len)
+    fatal(op.call, "collective #%u (%s): %zu bytes from process %d where %zu were expected "
+          "(members passed different sizes?)", op.stamp.seq, op.step, m.size() - sizeof theirs, peer, len);
+  if (len) std::memcpy(buf, m.data() + sizeof theirs, len);
 }
 
 // ---- one level: binomial trees and dissemination over a team ----
 
-void flat_barrier(Runtime& rt, const Team& t, int tag) {
+void flat_barrier(Op& op, const Team& t, int tag) {
   const int n = t.size();
   for (int k = 1; k < n; k <<= 1) {
-    snd(rt, t, tag, (t.me + k) % n, nullptr, 0);
-    rcv(rt, t, tag, (t.me - k + n) % n, nullptr, 0, "barrier");
+    snd(op, t, tag, (t.me + k) % n, nullptr, 0);
+    rcv(op, t, tag, (t.me - k + n) % n, nullptr, 0);
   }
 }
 
-void flat_bcast(Runtime& rt, const Team& t, int root, void* buf, std::size_t len, int tag) {
+void flat_bcast(Op& op, const Team& t, int root, void* buf, std::size_t len, int tag) {
   const int n = t.size();
   if (n == 1) return;
   const int vr = (t.me - root + n) % n;
   int mask = 1;
   while (mask < n) {
     if (vr & mask) {
-      rcv(rt, t, tag, (vr - mask + root) % n, buf, len, "broadcast");
+      rcv(op, t, tag, (vr - mask + root) % n, buf, len);
       break;
     }
     mask <<= 1;
   }
   mask >>= 1;
   while (mask > 0) {
-    if (vr + mask < n) snd(rt, t, tag, (vr + mask + root) % n, buf, len);
+    if (vr + mask < n) snd(op, t, tag, (vr + mask + root) % n, buf, len);
     mask >>= 1;
   }
 }
 
 // Combines into `buf` at `root`; n_elems == 0 makes it a pure fan-in.
-void flat_reduce(Runtime& rt, const Team& t, int root, void* buf, std::size_t n_elems, int type,
+void flat_reduce(Op& o, const Team& t, int root, void* buf, std::size_t n_elems, int type,
                  ReduceOp op, int tag) {
   const int n = t.size();
   if (n == 1) return;
@@ -69,11 +130,11 @@ void flat_reduce(Runtime& rt, const Team& t, int root, void* buf, std::size_t n_
     if ((vr & mask) == 0) {
       int child = vr | mask;
       if (child < n) {
-        rcv(rt, t, tag, (child + root) % n, tmp.data(), bytes, "reduction");
+        rcv(o, t, tag, (child + root) % n, tmp.data(), bytes);
         if (n_elems) reduce_combine(type, op, buf, tmp.data(), n_elems);
       }
     } else {
-      snd(rt, t, tag, (vr - mask + root) % n, buf, bytes);
+      snd(o, t, tag, (vr - mask + root) % n, buf, bytes);
       break;
     }
   }
@@ -130,39 +191,60 @@ Levels levels(Runtime& rt, const Team& t, int root) {
 }
 }  // namespace
 
-void barrier(Runtime& rt, const Team& t) {
-  Levels l = levels(rt, t, 0);
-  if (l.flat) return flat_barrier(rt, t, kFlat.barrier);
-  flat_reduce(rt, l.node, l.node_root, nullptr, 0, ARMCI_INT, ReduceOp::Sum, kInNode.barrier);
-  if (l.leaders.member()) flat_barrier(rt, l.leaders, kAmongLeaders.barrier);
-  flat_bcast(rt, l.node, l.node_root, nullptr, 0, kInNode.barrier);
+namespace {
+
+void barrier(Op& op, const Team& t) {
+  Levels l = levels(op.rt, t, 0);
+  if (l.flat) return flat_barrier(op, t, kFlat);
+  flat_reduce(op, l.node, l.node_root, nullptr, 0, ARMCI_INT, ReduceOp::Sum, kInNode);
+  if (l.leaders.member()) flat_barrier(op, l.leaders, kAmongLeaders);
+  flat_bcast(op, l.node, l.node_root, nullptr, 0, kInNode);
 }
 
-void bcast(Runtime& rt, const Team& t, int root, void* buf, std::size_t len) {
+void bcast(Op& op, const Team& t, int root, void* buf, std::size_t len) {
   if (t.size() == 1) return;
-  Levels l = levels(rt, t, root);
-  if (l.flat) return flat_bcast(rt, t, root, buf, len, kFlat.bcast);
-  if (l.leaders.member()) flat_bcast(rt, l.leaders, l.leader_root, buf, len, kAmongLeaders.bcast);
-  flat_bcast(rt, l.node, l.node_root, buf, len, kInNode.bcast);
+  Levels l = levels(op.rt, t, root);
+  if (l.flat) return flat_bcast(op, t, root, buf, len, kFlat);
+  if (l.leaders.member()) flat_bcast(op, l.leaders, l.leader_root, buf, len, kAmongLeaders);
+  flat_bcast(op, l.node, l.node_root, buf, len, kInNode);
 }
 
-void reduce(Runtime& rt, const Team& t, int root, void* buf, std::size_t n_elems, int type,
-            ReduceOp op) {
+void reduce(Op& o, const Team& t, int root, void* buf, std::size_t n_elems, int type, ReduceOp op) {
   reduce_prepare(type, op, buf, n_elems);
   if (t.size() == 1) return;
-  Levels l = levels(rt, t, root);
-  if (l.flat) return flat_reduce(rt, t, root, buf, n_elems, type, op, kFlat.reduce);
-  flat_reduce(rt, l.node, l.node_root, buf, n_elems, type, op, kInNode.reduce);
-  if (l.leaders.member())
-    flat_reduce(rt, l.leaders, l.leader_root, buf, n_elems, type, op, kAmongLeaders.reduce);
+  Levels l = levels(o.rt, t, root);
+  if (l.flat) return flat_reduce(o, t, root, buf, n_elems, type, op, kFlat);
+  flat_reduce(o, l.node, l.node_root, buf, n_elems, type, op, kInNode);
+  if (l.leaders.member()) flat_reduce(o, l.leaders, l.leader_root, buf, n_elems, type, op, kAmongLeaders);
 }
 
-void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, ReduceOp op) {
-  reduce(rt, t, 0, buf, n, type, op);
-  bcast(rt, t, 0, buf, n * msg_type_size(type));
+}  // namespace
+
+void barrier(Runtime& rt, const Team& t, const char* call) {
+  Op op = start(rt, t, call, "barrier");
+  barrier(op, t);
 }
 
-void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, void* all) {
+void bcast(Runtime& rt, const Team& t, int root, void* buf, std::size_t len, const char* call) {
+  Op op = start(rt, t, call, "broadcast");
+  bcast(op, t, root, buf, len);
+}
+
+void reduce(Runtime& rt, const Team& t, int root, void* buf, std::size_t n, int type, ReduceOp op,
+            const char* call) {
+  Op o = start(rt, t, call, "reduction");
+  reduce(o, t, root, buf, n, type, op);
+}
+
+void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, ReduceOp op,
+               const char* call) {
+  Op o = start(rt, t, call, "allreduce");
+  reduce(o, t, 0, buf, n, type, op);
+  bcast(o, t, 0, buf, n * msg_type_size(type));
+}
+
+void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, void* all, const char* call) {
+  Op op = start(rt, t, call, "allgather");
   char* out = static_cast<char*>(all);
   const int n = t.size();
   auto at = [&](int rank) { return out + static_cast<std::size_t>(rank) * len; };
@@ -170,16 +252,16 @@ void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, vo
   Levels l = levels(rt, t, 0);
   if (l.flat) {
     if (t.me == 0) {
-      for (int i = 1; i < n; ++i) rcv(rt, t, kFlat.gather, i, at(i), len, "allgather");
+      for (int i = 1; i < n; ++i) rcv(op, t, kFlat, i, at(i), len);
     } else {
-      snd(rt, t, kFlat.gather, 0, mine, len);
+      snd(op, t, kFlat, 0, mine, len);
     }
-    return flat_bcast(rt, t, 0, all, len * static_cast<std::size_t>(n), kFlat.bcast);
+    return flat_bcast(op, t, 0, all, len * static_cast<std::size_t>(n), kFlat);
   }
   // Leaders collect their node's pieces and forward them as one message, in
   // the node's member order, which the root can work out from the topology.
   if (!l.leaders.member()) {
-    snd(rt, l.node, kInNode.gather, l.node_root, mine, len);
+    snd(op, l.node, kInNode, l.node_root, mine, len);
   } else {
     std::vector<char> pack(len * static_cast<std::size_t>(l.node.size()));
     for (int i = 0; i < l.node.size(); ++i) {
@@ -187,11 +269,11 @@ void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, vo
       if (i == l.node.me) {
         if (len) std::memcpy(dst, mine, len);
       } else {
-        rcv(rt, l.node, kInNode.gather, i, dst, len, "allgather");
+        rcv(op, l.node, kInNode, i, dst, len);
       }
     }
     if (l.leaders.me != l.leader_root) {
-      snd(rt, l.leaders, kAmongLeaders.gather, l.leader_root, pack.data(), pack.size());
+      snd(op, l.leaders, kAmongLeaders, l.leader_root, pack.data(), pack.size());
     } else {
       const auto& node_of = rt.topo.node_of;
       std::vector<std::vector<int>> on_node(static_cast<std::size_t>(rt.topo.nnodes));
@@ -201,14 +283,14 @@ void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, vo
         const auto& ranks = on_node[static_cast<std::size_t>(node_of[static_cast<std::size_t>(l.leaders.world(li))])];
         if (li != l.leader_root) {
           pack.resize(len * ranks.size());
-          rcv(rt, l.leaders, kAmongLeaders.gather, li, pack.data(), pack.size(), "allgather");
+          rcv(op, l.leaders, kAmongLeaders, li, pack.data(), pack.size());
         }
         for (std::size_t k = 0; k < ranks.size(); ++k)
           if (len) std::memcpy(at(ranks[k]), pack.data() + k * len, len);
       }
     }
   }
-  bcast(rt, t, 0, all, len * static_cast<std::size_t>(n));
+  bcast(op, t, 0, all, len * static_cast<std::size_t>(n));
 }
 
 Team node_team(Runtime& rt, const Team& t) {

@@ -14,12 +14,17 @@ class Runtime;
 
 namespace armci::coll {
 
-void barrier(Runtime& rt, const Team& t);
-void bcast(Runtime& rt, const Team& t, int root, void* buf, std::size_t len);
-void reduce(Runtime& rt, const Team& t, int root, void* buf, std::size_t n, int type, ReduceOp op);
-void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, ReduceOp op);
+// `call` is the public call on whose behalf the collective runs: every
+// message carries it and the collective's number on the team, so members in
+// different collectives are told so, naming both calls.
+void barrier(Runtime& rt, const Team& t, const char* call);
+void bcast(Runtime& rt, const Team& t, int root, void* buf, std::size_t len, const char* call);
+void reduce(Runtime& rt, const Team& t, int root, void* buf, std::size_t n, int type, ReduceOp op,
+            const char* call);
+void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, ReduceOp op,
+               const char* call);
 // all[i*len .. ) receives member i's `len` bytes.
-void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, void* all);
+void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, void* all, const char* call);
 
 // The members of `t` on my node (SCOPE_NODE) / the first member of `t` on
 // each node (SCOPE_MASTERS; I may not be one).

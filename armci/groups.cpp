@@ -36,10 +36,10 @@ void* Groups::mpi_comm_slot(ARMCI_Group g) {
   return it == groups_.end() ? nullptr : &it->second.mpi_comm;
 }
 
-uint32_t Groups::agree_ctx(Runtime& rt, const Team& parent) {
+uint32_t Groups::agree_ctx(Runtime& rt, const Team& parent, const char* call) {
   // The largest next-context of all members: unused by any of them so far.
   long c = static_cast<long>(next_ctx_);
-  coll::allreduce(rt, parent, &c, 1, ARMCI_LONG_ID, ReduceOp::Max);
+  coll::allreduce(rt, parent, &c, 1, ARMCI_LONG_ID, ReduceOp::Max, call);
   next_ctx_ = static_cast<uint32_t>(c) + 4;
   return static_cast<uint32_t>(c);
 }
@@ -62,12 +62,12 @@ ARMCI_Group Groups::create(Runtime& rt, const Team& parent, int n, const int* li
     t.members.push_back(w);
   }
   // Collective over the parent even for processes outside every new group.
-  t.ctx = agree_ctx(rt, parent);
+  t.ctx = agree_ctx(rt, parent, call);
   if (t.member() && t.size() > 1) {
     // Every member must have passed the same list.
     std::vector<int> mine = t.members;
     std::vector<int> all(mine.size() * static_cast<std::size_t>(t.size()));
-    coll::allgather(rt, t, mine.data(), mine.size() * sizeof(int), all.data());
+    coll::allgather(rt, t, mine.data(), mine.size() * sizeof(int), all.data(), call);
     for (int m = 0; m < t.size(); ++m)
       if (std::memcmp(all.data() + static_cast<std::size_t>(m) * mine.size(), mine.data(),
                       mine.size() * sizeof(int)) != 0)

@@ -29,7 +29,7 @@ class Groups {
   ARMCI_Group create(Runtime& rt, const Team& parent, int n, const int* list, const char* call);
   void free(ARMCI_Group g, const char* call);
   // A fresh context agreed over `parent` (collective).
-  uint32_t agree_ctx(Runtime& rt, const Team& parent);
+  uint32_t agree_ctx(Runtime& rt, const Team& parent, const char* call);
 
   // Optional per-group data kept by the MPI interop layer.
   void* mpi_comm_slot(ARMCI_Group g);

@@ -197,21 +197,53 @@ void Mailbox::drain() {
   }
 }
 
+std::deque<Mailbox::Message>::iterator Mailbox::find(uint32_t ctx, int tag, int from) {
+  for (auto it = arrived_.begin(); it != arrived_.end(); ++it)
+    if (it->ctx == ctx && it->tag == tag && (from == kAnySource || it->src == from)) return it;
+  return arrived_.end();
+}
+
 bool Mailbox::take(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, std::size_t* len,
                    int* src, const char* call) {
-  for (auto it = arrived_.begin(); it != arrived_.end(); ++it) {
-    if (it->ctx != ctx || it->tag != tag) continue;
-    if (from != kAnySource && it->src != from) continue;
-    if (it->data.size() > cap)
-      fatal(call, "message of %zu bytes from process %d (tag %d) does not fit the %zu-byte buffer",
-            it->data.size(), it->src, tag, cap);
-    if (!it->data.empty()) std::memcpy(buf, it->data.data(), it->data.size());
-    *len = it->data.size();
-    if (src) *src = it->src;
+  auto it = find(ctx, tag, from);
+  if (it == arrived_.end()) return false;
+  if (it->data.size() > cap)
+    fatal(call, "message of %zu bytes from process %d (tag %d) does not fit the %zu-byte buffer",
+          it->data.size(), it->src, tag, cap);
+  if (!it->data.empty()) std::memcpy(buf, it->data.data(), it->data.size());
+  *len = it->data.size();
+  if (src) *src = it->src;
+  arrived_.erase(it);
+  return true;
+}
+
+std::vector<char> Mailbox::recv_whole(uint32_t ctx, int tag, int from, const char* call, const char* what,
+                                      const Peek& others) {
+  std::vector<char> out;
+  auto grab = [&] {
+    auto it = find(ctx, tag, from);
+    if (it == arrived_.end()) {
+      for (const Message& m : arrived_)
+        if (m.ctx == ctx && m.tag == tag) others(m.src, m.data);
+      return false;
+    }
+    out = std::move(it->data);
     arrived_.erase(it);
     return true;
-  }
-  return false;
+  };
+  if (grab()) return out;
+  my_bell().wait(
+      [&] {
+        drain();
+        return grab();
+      },
+      call, what);
+  return out;
+}
+
+uint32_t Mailbox::next_collective(uint32_t ctx) {
+  std::lock_guard<std::mutex> g(coll_mu_);
+  return ++coll_seq_[ctx];
 }
 
 std::size_t Mailbox::recv(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, int* src,

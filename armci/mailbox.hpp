@@ -11,6 +11,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "common/shared_sync.hpp"
@@ -32,6 +35,16 @@ class Mailbox {
   // returns its length (data beyond `cap` is an error); *src gets the sender.
   std::size_t recv(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, int* src,
                    const char* call);
+  // The same, whatever its length: the message's bytes are handed over (the
+  // collectives read its header before trusting its size).
+  // While it waits, `others` sees every message on ctx and tag from other
+  // processes (a collective's check that its members agree).
+  using Peek = std::function<void(int src, const std::vector<char>& data)>;
+  std::vector<char> recv_whole(uint32_t ctx, int tag, int from, const char* call, const char* what,
+                               const Peek& others);
+
+  // Collectives on a context are numbered; every member counts the same.
+  uint32_t next_collective(uint32_t ctx);
 
   // Notification counters (armci_notify): my counter of notices from `from`.
   std::atomic<uint32_t>& notices_from(int from);
@@ -60,6 +73,7 @@ class Mailbox {
   void consume(int sender);
   bool take(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, std::size_t* len,
             int* src, const char* call);
+  std::deque<Message>::iterator find(uint32_t ctx, int tag, int from);
 
   Runtime* rt_ = nullptr;
   int nprocs_ = 0;
@@ -75,6 +89,8 @@ class Mailbox {
   std::deque<Message> arrived_;
   std::vector<char> staging_;
   std::vector<uint32_t> notify_sent_, notify_waited_;
+  std::mutex coll_mu_;  // collectives on different teams may run in different threads
+  std::unordered_map<uint32_t, uint32_t> coll_seq_;
 };
 
 }  // namespace armci

@@ -20,9 +20,9 @@ int MutexSet::create(Runtime& rt, const Team& t, int num, const char* call) {
   mine_ = tables_[static_cast<std::size_t>(t.me)];
   for (int i = 0; i < num; ++i) new (static_cast<TicketLock*>(mine_) + i) TicketLock();
   counts_.assign(static_cast<std::size_t>(t.size()), 0);
-  coll::allgather(rt, t, &num, sizeof num, counts_.data());
+  coll::allgather(rt, t, &num, sizeof num, counts_.data(), call);
   exists_ = true;
-  coll::barrier(rt, t);  // every table initialised before anyone locks
+  coll::barrier(rt, t, call);  // every table initialised before anyone locks
   return 0;
 }
 

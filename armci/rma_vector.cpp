@@ -1,5 +1,8 @@
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
+#include "armci/overlap.hpp"
 #include "armci/rma.hpp"
 #include "armci/route.hpp"
 #include "armci/validate.hpp"
@@ -36,6 +39,41 @@ const std::vector<transport::Piece>& pieces(Runtime& r, const char* call, armci_
   return out;
 }
 
+// Destination pieces of a put or get must not partly overlap (a malformed
+// descriptor).  Pieces that name the very same bytes are allowed: GA's
+// NGA_Scatter passes duplicate subscripts.  When such duplicates carry
+// different data the result is whichever lands last, which the network does
+// not order, so that is reported once per process.
+void check_overlap(Runtime& r, const char* call, Dir dir, int proc, const std::vector<transport::Piece>& ps) {
+  auto dst = [dir](const transport::Piece& p) {
+    return dir == Dir::Put ? p.remote : reinterpret_cast<uintptr_t>(p.local);
+  };
+  thread_local std::vector<DstRange> ranges;
+  ranges.clear();
+  for (std::size_t i = 0; i < ps.size(); ++i) ranges.push_back({dst(ps[i]), ps[i].bytes, i});
+  const OverlapScan s = scan_overlap(ranges);
+  if (!s.duplicates && !s.partial) return;
+  const transport::Piece& a = ps[s.a];
+  const transport::Piece& b = ps[s.b];
+  if (s.partial)
+    bad_arg(call, "destination pieces %p (+%zu bytes) and %p (+%zu bytes) overlap (process %d is %s)",
+            reinterpret_cast<void*>(dst(a)), a.bytes, reinterpret_cast<void*>(dst(b)), b.bytes, proc,
+            dir == Dir::Put ? "the target" : "the source");
+  if (r.warned_vector_duplicates.load(std::memory_order_relaxed)) return;
+  // Identical ranges next to each other in address order: same data?
+  for (std::size_t i = 1; i < ranges.size(); ++i) {
+    const transport::Piece& x = ps[ranges[i - 1].id];
+    const transport::Piece& y = ps[ranges[i].id];
+    if (dst(x) != dst(y)) continue;
+    const bool same = dir == Dir::Put ? std::memcmp(x.local, y.local, x.bytes) == 0 : x.remote == y.remote;
+    if (!same && !r.warned_vector_duplicates.exchange(true)) {
+      warn(call, "two pieces write different data to %p (+%zu bytes); which lands last is not "
+           "defined (reported once)", reinterpret_cast<void*>(dst(x)), x.bytes);
+      return;
+    }
+  }
+}
+
 int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* darr, int len,
               int proc, armci_hdl_t* h) {
   Runtime& r = checked_rt(call);
@@ -46,6 +84,7 @@ int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* 
   transport::Target at;
   const auto& ps = pieces(r, call, darr, len, proc, dir, &at);
   if (ps.empty()) return 0;
+  if (dir != Dir::Acc && ps.size() > 1) check_overlap(r, call, dir, proc, ps);
   if (dir == Dir::Put) route::put_pieces(r, proc, at, ps, h);
   else if (dir == Dir::Get) route::get_pieces(r, proc, at, ps, h);
   else route::acc_pieces(r, proc, at, optype, scale, ps);

@@ -194,7 +194,7 @@ Runtime::Runtime(const InitOptions& opts) {
   allocations.start_local_pool(*this);
   mailbox.init(*this, slot);
   groups.init(topo.nprocs(), topo.me);
-  coll::barrier(*this, groups.world());
+  coll::barrier(*this, groups.world(), "ARMCI_Init");
   mpi_watch_finalize(*this);
   if (verbose_on(1)) {
     std::string r = report();
@@ -227,6 +227,7 @@ void Runtime::start_node_agent(std::size_t prefix) {
     transport::OfiAgentContext c;
     c.endpoint = endpoint_options("node agent");
     c.senders = topo.procs_outside(topo.my_node());
+    c.nprocs = topo.nprocs();
     c.ctl = &heap_service->control();
     ofi_agent = std::make_unique<transport::OfiAgent>(c);
     heap_service->set_segment_hook([this](uint32_t idx, void* addr, std::size_t len) {

@@ -1,6 +1,7 @@
 // The one runtime object: everything armci-ofi keeps between calls hangs off
 // it, created by the first ARMCI_Init and destroyed by the last Finalize.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,6 +73,7 @@ class Runtime {
   int mpi_keyval = -1;            // MPI_Finalize hook (mpi_interop.hpp), -1 if none
   int launcher_ppid = 0;  // parent at start-up; a change means the launcher died
   bool multi_node = false;
+  std::atomic<bool> warned_vector_duplicates{false};  // reported once per process
 
   transport::ofi::EndpointOptions endpoint_options(const char* role) const;
   transport::OfiContext ofi_context();

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "armci/strided_check.hpp"
 #include "transports/acc_kernels.hpp"
 
 namespace armci {
@@ -45,18 +46,8 @@ void check_acc(const char* call, int optype, const void* scale, long bytes) {
 
 void check_strided(const char* call, int levels, const int* count, const int* src_stride,
                    const int* dst_stride) {
-  if (levels < 0 || levels > ARMCI_MAX_STRIDE_LEVEL)
-    bad_arg(call, "stride_levels %d is outside 0..%d", levels, ARMCI_MAX_STRIDE_LEVEL);
-  if (!count) bad_arg(call, "count array is NULL");
-  for (int i = 0; i <= levels; ++i)
-    if (count[i] < 0) bad_arg(call, "count[%d] = %d is negative", i, count[i]);
-  if (levels > 0 && (!src_stride || !dst_stride))
-    bad_arg(call, "%s stride array is NULL with %d stride levels", !src_stride ? "source" : "destination",
-            levels);
-  for (int i = 0; i < levels; ++i) {
-    if (src_stride[i] < 0) bad_arg(call, "src_stride_arr[%d] = %d is negative", i, src_stride[i]);
-    if (dst_stride[i] < 0) bad_arg(call, "dst_stride_arr[%d] = %d is negative", i, dst_stride[i]);
-  }
+  char why[256];
+  if (strided_problem(levels, count, src_stride, dst_stride, why, sizeof why)) bad_arg(call, "%s", why);
 }
 
 void check_giov(const char* call, const armci_giov_t* darr, int len) {

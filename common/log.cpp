@@ -20,7 +20,18 @@ std::string who() {
   Logger* l = current_logger();
   char buf[160];
   if (!l || l->rank < 0) {
-    std::snprintf(buf, sizeof buf, "pid %d", static_cast<int>(getpid()));
+    // Not started (or already finished): what the launcher told the process
+    // is all there is, but it is enough to find it in the job.
+    const char* rank = nullptr;
+    for (const char* v : {"PMIX_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK"})
+      if ((rank = std::getenv(v))) break;
+    const char* size = nullptr;
+    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE"})
+      if ((size = std::getenv(v))) break;
+    char host[64] = "?";
+    gethostname(host, sizeof host - 1);
+    std::snprintf(buf, sizeof buf, "rank %s/%s (outside ARMCI_Init..ARMCI_Finalize, host %s, pid %d)",
+                  rank ? rank : "?", size ? size : "?", host, static_cast<int>(getpid()));
   } else {
     std::snprintf(buf, sizeof buf, "rank %d/%d (node %d, host %s, pid %d)", l->rank,
                   l->nprocs, l->node, l->host.c_str(), static_cast<int>(getpid()));

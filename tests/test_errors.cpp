@@ -232,6 +232,89 @@ TEST_F(Errors, StrideLevelsAndCounts) {
   for (int i = 0; i < 64; ++i) EXPECT_EQ(a.mine()[i], 0) << "a refused call wrote element " << i;
 }
 
+// Descriptors whose arithmetic wraps or whose pieces overlap: refused before
+// any byte moves (the extent used to wrap to a few bytes, pass the range
+// check and crash the walk).
+TEST_F(Errors, StridedOverflowAndOverlap) {
+  mp::Shared<int> a(64);
+  for (int i = 0; i < 64; ++i) a.mine()[i] = 0;
+  ARMCI_Barrier();
+  int buf[64] = {}, one = 1;
+  const int t = right();
+  // 8 levels of 2^31-1 blocks, 2^30 apart: (count-1) x stride summed wraps 2^64.
+  int big_cnt[9] = {4, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX};
+  int big_st[8] = {1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30};
+  EXPECT_REFUSED(ARMCI_PutS(buf, big_st, a.of(t), big_st, big_cnt, 8, t), "ARMCI_PutS", "overflows");
+  EXPECT_REFUSED(ARMCI_GetS(a.of(t), big_st, buf, big_st, big_cnt, 8, t), "ARMCI_GetS", "overflows");
+  EXPECT_REFUSED(ARMCI_AccS(ARMCI_ACC_INT, &one, buf, big_st, a.of(t), big_st, big_cnt, 8, t), "ARMCI_AccS",
+                 "overflows");
+  // Extent that fits 64 bits but the stride still wraps on one side only.
+  int cnt2[3] = {8, 3, INT_MAX};
+  int ok_st[2] = {8, 24}, huge_st[2] = {8, INT_MAX};
+  EXPECT_REFUSED(ARMCI_PutS(buf, ok_st, a.of(t), huge_st, cnt2, 2, t), "ARMCI_PutS",
+                 "is not inside one live ARMCI_Malloc allocation");
+  // A stride below the block it repeats: rows of 16 bytes, 8 apart.
+  int cnt[3] = {16, 4, 2}, small[2] = {8, 64}, fine[2] = {16, 64};
+  EXPECT_REFUSED(ARMCI_PutS(buf, fine, a.of(t), small, cnt, 1, t), "ARMCI_PutS",
+                 "dst_stride_arr[0] = 8 is smaller than the 16-byte block");
+  EXPECT_REFUSED(ARMCI_GetS(a.of(t), small, buf, fine, cnt, 1, t), "ARMCI_GetS",
+                 "src_stride_arr[0] = 8 is smaller than the 16-byte block");
+  // Level 2 must step over a whole level-1 block (16 + 3 x 16 = 64 bytes).
+  int lv2[2] = {16, 48};
+  EXPECT_REFUSED(ARMCI_NbPutS(buf, fine, a.of(t), lv2, cnt, 2, t, nullptr), "ARMCI_NbPutS",
+                 "dst_stride_arr[1] = 48 is smaller than the 64-byte block");
+  // A level that does not repeat may carry any stride (GA passes such).
+  int single[3] = {16, 1, 2}, any[2] = {0, 64};
+  EXPECT_EQ(ARMCI_PutS(buf, any, a.of(t), any, single, 2, t), 0);
+  ARMCI_Barrier();
+  for (int i = 0; i < 64; ++i) a.mine()[i] = 0;
+  ARMCI_Barrier();
+  // Vector pieces that partly overlap in the destination.
+  void* lp[2] = {buf, buf + 8};
+  void* rp[2] = {a.of(t), a.of(t) + 1};
+  armci_giov_t d = {lp, rp, 2, 8};
+  EXPECT_REFUSED(ARMCI_PutV(&d, 1, t), "ARMCI_PutV", "overlap");
+  void* gl[2] = {buf + 1, buf};
+  void* gr[2] = {a.of(t), a.of(t) + 8};
+  armci_giov_t g = {gr, gl, 2, 8};
+  EXPECT_REFUSED(ARMCI_GetV(&g, 1, t), "ARMCI_GetV", "overlap");
+  // ... across two descriptors of one call too.
+  void* l1[1] = {buf};
+  void* r1[1] = {a.of(t) + 2};
+  void* l2[1] = {buf + 4};
+  void* r2[1] = {a.of(t) + 3};
+  armci_giov_t two[2] = {{l1, r1, 1, 8}, {l2, r2, 1, 8}};
+  EXPECT_REFUSED(ARMCI_NbPutV(two, 2, t, nullptr), "ARMCI_NbPutV", "overlap");
+  // Accumulates into the same word twice are well defined: allowed.
+  void* al[2] = {buf, buf + 8};
+  void* ar[2] = {a.of(t) + 4, a.of(t) + 4};
+  armci_giov_t acc = {al, ar, 2, 4};
+  int src[16] = {};
+  src[0] = 2;
+  src[8] = 3;
+  al[0] = src;
+  al[1] = src + 8;
+  EXPECT_EQ(ARMCI_AccV(ARMCI_ACC_INT, &one, &acc, 1, t), 0);
+  // The very same destination twice (GA's scatter with duplicate subscripts):
+  // allowed; with different data a warning says the winner is undefined.
+  int same[2] = {7, 7};
+  void* sl[2] = {same, same + 1};
+  void* sr[2] = {a.of(t) + 6, a.of(t) + 6};
+  armci_giov_t dup = {sl, sr, 2, 4};
+  EXPECT_EQ(stderr_of([&] { EXPECT_EQ(ARMCI_PutV(&dup, 1, t), 0); }), "");
+  int differ[2] = {7, 9};
+  sl[0] = differ;
+  sl[1] = differ + 1;
+  const std::string warn = stderr_of([&] { EXPECT_EQ(ARMCI_PutV(&dup, 1, t), 0); });
+  EXPECT_THAT(warn, HasSubstr("which lands last is not defined"));
+  EXPECT_EQ(stderr_of([&] { EXPECT_EQ(ARMCI_PutV(&dup, 1, t), 0); }), "") << "reported once only";
+  ARMCI_Barrier();
+  EXPECT_EQ(a.mine()[4], 5) << "both accumulates landed";
+  EXPECT_TRUE(a.mine()[6] == 7 || a.mine()[6] == 9) << a.mine()[6];
+  for (int i : {0, 1, 2, 3, 5}) EXPECT_EQ(a.mine()[i], 0) << "a refused call wrote element " << i;
+  ARMCI_Barrier();
+}
+
 TEST_F(Errors, AccumulateTypeAndSize) {
   mp::Shared<double> a(8);
   double buf[8] = {}, s = 1;

@@ -3,6 +3,7 @@
 
 #include <complex>
 #include <cstring>
+#include <type_traits>
 
 #include "armci/armci.h"
 #include "memory/node_control.hpp"
@@ -42,35 +43,51 @@ bool is_one(const void* s) {
   return v == T(1);
 }
 
-// Elements may be unaligned in user buffers: go through memcpy-able loads.
+// Elements may sit at any alignment (user buffers, a remote address that
+// arrived in an active message): loads and stores go through memcpy, which
+// compiles to plain (vectorisable) moves.  Integer accumulates wrap on
+// overflow (two's complement, as every ARMCI has behaved), so they are done
+// in the unsigned type: signed overflow would be undefined.
+template <typename T, bool = std::is_integral_v<T>>
+struct Wrapping { using type = T; };
+template <typename T>
+struct Wrapping<T, true> { using type = std::make_unsigned_t<T>; };
+
+template <typename T>
+T ld(const void* p, std::size_t i) {
+  T v;
+  std::memcpy(&v, static_cast<const char*>(p) + i * sizeof(T), sizeof v);
+  return v;
+}
+template <typename T>
+void st(void* p, std::size_t i, T v) {
+  std::memcpy(static_cast<char*>(p) + i * sizeof(T), &v, sizeof v);
+}
+
 template <typename T>
 void axpy(const void* scale, const void* src, void* dst, std::size_t n, bool one) {
-  T a;
-  std::memcpy(&a, scale, sizeof a);
-  const T* s = static_cast<const T*>(src);
-  T* d = static_cast<T*>(dst);
+  using U = typename Wrapping<T>::type;
+  const U a = static_cast<U>(ld<T>(scale, 0));
   if (one) {
-    for (std::size_t i = 0; i < n; ++i) d[i] += s[i];
+    for (std::size_t i = 0; i < n; ++i)
+      st<T>(dst, i, static_cast<T>(static_cast<U>(ld<T>(dst, i)) + static_cast<U>(ld<T>(src, i))));
   } else {
-    for (std::size_t i = 0; i < n; ++i) d[i] += a * s[i];
+    for (std::size_t i = 0; i < n; ++i)
+      st<T>(dst, i, static_cast<T>(static_cast<U>(ld<T>(dst, i)) + a * static_cast<U>(ld<T>(src, i))));
   }
 }
 
 template <typename R>
 void caxpy(const void* scale, const void* src, void* dst, std::size_t n, bool one) {
-  R ar, ai;
-  std::memcpy(&ar, scale, sizeof ar);
-  std::memcpy(&ai, static_cast<const char*>(scale) + sizeof(R), sizeof ai);
-  const R* s = static_cast<const R*>(src);
-  R* d = static_cast<R*>(dst);
+  const R ar = ld<R>(scale, 0), ai = ld<R>(scale, 1);
   if (one) {
-    for (std::size_t i = 0; i < 2 * n; ++i) d[i] += s[i];
+    for (std::size_t i = 0; i < 2 * n; ++i) st<R>(dst, i, ld<R>(dst, i) + ld<R>(src, i));
     return;
   }
   for (std::size_t i = 0; i < n; ++i) {
-    R sr = s[2 * i], si = s[2 * i + 1];
-    d[2 * i] += ar * sr - ai * si;
-    d[2 * i + 1] += ar * si + ai * sr;
+    const R sr = ld<R>(src, 2 * i), si = ld<R>(src, 2 * i + 1);
+    st<R>(dst, 2 * i, ld<R>(dst, 2 * i) + ar * sr - ai * si);
+    st<R>(dst, 2 * i + 1, ld<R>(dst, 2 * i + 1) + ar * si + ai * sr);
   }
 }
 

@@ -13,6 +13,7 @@
 #include "common/event_loop.hpp"
 #include "common/log.hpp"
 #include "transports/acc_kernels.hpp"
+#include "transports/ofi/am_check.hpp"
 #include "transports/ofi/am_protocol.hpp"
 #include "transports/ofi/fabric.hpp"
 #include "transports/ofi/ofi.hpp"
@@ -59,21 +60,17 @@ struct OfiAgentImpl {
 
   memory::NodeControl& ctl() { return *cfg.ctl; }
   uintptr_t base() { return ctl().resv_base; }
-  bool in_heap(uintptr_t a, std::size_t len) {
-    uintptr_t b = base();
-    return a >= b && a + len >= a && a + len <= b + ctl().heap_bytes.load(std::memory_order_acquire);
-  }
   void post_recv(int i);
   bool poll();
   void handle(const char* buf, std::size_t len);
   // One handler per kind of transports/ofi/am_ops.def (a kind without one
-  // does not compile).  Each fills r; false: it replied itself, or replies
-  // later (a queued lock).
-#define X(e, name, reply) bool on_##name(const AmHeader& h, const char* body, ReplyHeader& r);
+  // does not compile), run only on a message am_decode accepted.  Each
+  // fills r; false: it replied itself, or replies later (a queued lock).
+#define X(e, name, reply) bool on_##name(const AmView& m, ReplyHeader& r);
 #include "transports/ofi/am_ops.def"
 #undef X
-  bool on_pieces(const AmHeader& h, const char* body, ReplyHeader& r);
-  TicketLock* lock_at(const AmHeader& h, ReplyHeader& r);
+  bool on_pieces(const AmView& m, ReplyHeader& r);
+  uint64_t refused = 0;  // malformed messages dropped (reported the first few times)
   void reply(uint32_t origin, const ReplyHeader& r, const void* data, std::size_t len);
   bool send_now(fi_addr_t to, const char* msg, std::size_t len);
   void check_waiters();
@@ -166,36 +163,50 @@ void OfiAgentImpl::check_waiters() {
 }
 
 void OfiAgentImpl::handle(const char* buf, std::size_t len) {
-  using Handler = bool (OfiAgentImpl::*)(const AmHeader&, const char*, ReplyHeader&);
+  using Handler = bool (OfiAgentImpl::*)(const AmView&, ReplyHeader&);
   static constexpr Handler kHandlers[kAmRequestKinds] = {nullptr,
 #define X(e, name, reply) &OfiAgentImpl::on_##name,
 #include "transports/ofi/am_ops.def"
 #undef X
   };
-  AmHeader h;
-  if (len < sizeof h) fatal("node agent", "short active message (%zu bytes)", len);
-  std::memcpy(&h, buf, sizeof h);
+  AmLimits lim;
+  lim.heap_lo = base();
+  lim.heap_bytes = ctl().heap_bytes.load(std::memory_order_acquire);
+  lim.nprocs = static_cast<uint32_t>(cfg.nprocs);
+  AmView m;
+  bool origin_ok = false;
+  if (const char* why = am_decode(buf, len, lim, &m, &origin_ok)) {
+    // Corrupted, or from a process of another build or job: never executed.
+    // The sender, if it can be named, gets a refusal so it fails instead of
+    // waiting for an answer that will not come.
+    if (++refused <= 5)
+      warn("node agent", "dropped a malformed active message (%zu bytes, kind %u, origin %u): %s", len,
+           len >= sizeof(AmHeader) ? m.h.op : 0u, len >= sizeof(AmHeader) ? m.h.origin : 0u, why);
+    if (origin_ok) {
+      ReplyHeader r{};
+      r.of = m.h.op;
+      r.token = m.h.token;
+      r.status = EPROTO;
+      reply(m.h.origin, r, nullptr, 0);
+    }
+    return;
+  }
   ReplyHeader r{};
-  r.of = h.op;
-  r.token = h.token;
-  if (h.op == 0 || h.op >= kAmRequestKinds) r.status = EINVAL;  // a sender of another build
-  else if (!(this->*kHandlers[h.op])(h, buf + sizeof h, r)) return;
-  reply(h.origin, r, nullptr, 0);
+  r.of = m.h.op;
+  r.token = m.h.token;
+  if (!(this->*kHandlers[m.h.op])(m, r)) return;
+  reply(m.h.origin, r, nullptr, 0);
 }
 
 // Acc, PutPieces, GetPieces: a table of pieces, then (Acc, PutPieces) their
 // data; GetPieces answers with the data.
-bool OfiAgentImpl::on_pieces(const AmHeader& h, const char* body, ReplyHeader& r) {
-  const auto* table = reinterpret_cast<const PieceWire*>(body);
-  const char* data = body + h.npieces * sizeof(PieceWire);
+bool OfiAgentImpl::on_pieces(const AmView& m, ReplyHeader& r) {
+  const AmHeader& h = m.h;
+  const char* data = m.data;
   char out[kAmMax];
   std::size_t out_len = 0;
-  for (uint32_t i = 0; i < h.npieces && r.status == 0; ++i) {
-    const PieceWire& p = table[i];
-    if (!in_heap(p.addr, p.len)) {
-      r.status = EFAULT;
-      break;
-    }
+  for (uint32_t i = 0; i < h.npieces; ++i) {
+    const PieceWire p = m.piece(i);
     void* a = reinterpret_cast<void*>(p.addr);
     if (h.op == static_cast<uint16_t>(AmOp::Acc)) {
       acc_locked(ctl(), base(), h.type, h.scale, data, a, p.len);
@@ -204,10 +215,6 @@ bool OfiAgentImpl::on_pieces(const AmHeader& h, const char* body, ReplyHeader& r
       std::memcpy(a, data, p.len);
       data += p.len;
     } else {
-      if (out_len + p.len > kAmMax - sizeof(ReplyHeader)) {  // a sender of another build
-        r.status = EMSGSIZE;
-        break;
-      }
       std::memcpy(out + out_len, a, p.len);
       out_len += p.len;
     }
@@ -216,19 +223,13 @@ bool OfiAgentImpl::on_pieces(const AmHeader& h, const char* body, ReplyHeader& r
   reply(h.origin, r, out, out_len);
   return false;
 }
-bool OfiAgentImpl::on_acc(const AmHeader& h, const char* body, ReplyHeader& r) { return on_pieces(h, body, r); }
-bool OfiAgentImpl::on_put_pieces(const AmHeader& h, const char* body, ReplyHeader& r) {
-  return on_pieces(h, body, r);
-}
-bool OfiAgentImpl::on_get_pieces(const AmHeader& h, const char* body, ReplyHeader& r) {
-  return on_pieces(h, body, r);
-}
+bool OfiAgentImpl::on_acc(const AmView& m, ReplyHeader& r) { return on_pieces(m, r); }
+bool OfiAgentImpl::on_put_pieces(const AmView& m, ReplyHeader& r) { return on_pieces(m, r); }
+bool OfiAgentImpl::on_get_pieces(const AmView& m, ReplyHeader& r) { return on_pieces(m, r); }
 
-bool OfiAgentImpl::on_rmw(const AmHeader& h, const char*, ReplyHeader& r) {
-  const std::size_t size = (h.type == ARMCI_FETCH_AND_ADD || h.type == ARMCI_SWAP) ? 4 : 8;
-  if (!in_heap(h.arg0, size) || h.arg0 % size) {
-    r.status = EFAULT;
-  } else if (size == 4) {
+bool OfiAgentImpl::on_rmw(const AmView& m, ReplyHeader& r) {
+  const AmHeader& h = m.h;
+  if (h.type == ARMCI_FETCH_AND_ADD || h.type == ARMCI_SWAP) {
     int old = shm::rmw_value<int>(h.type, reinterpret_cast<int*>(h.arg0),
                                   static_cast<int>(static_cast<int64_t>(h.arg1)));
     r.value = static_cast<uint64_t>(static_cast<int64_t>(old));
@@ -239,12 +240,11 @@ bool OfiAgentImpl::on_rmw(const AmHeader& h, const char*, ReplyHeader& r) {
   return true;
 }
 
-bool OfiAgentImpl::on_signal(const AmHeader&, const char* body, ReplyHeader& r) {
-  SignalWire w;
-  std::memcpy(&w, body, sizeof w);
+bool OfiAgentImpl::on_signal(const AmView& m, ReplyHeader&) {
+  const SignalWire& w = m.signal;
   Signal s;
   s.data_dst = w.data_dst;
-  s.data = body + sizeof w;
+  s.data = m.signal_data;
   s.len = w.len;
   s.flag_op = static_cast<FlagOp>(w.flag_op);
   s.flag_size = w.flag_size;
@@ -254,45 +254,33 @@ bool OfiAgentImpl::on_signal(const AmHeader&, const char* body, ReplyHeader& r) 
   s.bits = w.bits;
   s.bit_mask = w.bit_mask;
   s.bell = w.bell;
-  if ((s.data_dst && !in_heap(s.data_dst, s.len)) || (s.flag && !in_heap(s.flag, s.flag_size)) ||
-      (s.bits && !in_heap(s.bits, 8)) || (s.bell && !in_heap(s.bell, 8)))
-    r.status = EFAULT;
-  else
-    apply_signal(s);
+  apply_signal(s);
   return true;
 }
 
-TicketLock* OfiAgentImpl::lock_at(const AmHeader& h, ReplyHeader& r) {
-  if (in_heap(h.arg0, sizeof(TicketLock))) return reinterpret_cast<TicketLock*>(h.arg0);
-  r.status = EFAULT;
-  return nullptr;
-}
-
-bool OfiAgentImpl::on_lock(const AmHeader& h, const char*, ReplyHeader& r) {
-  TicketLock* l = lock_at(h, r);
-  if (!l) return true;
+bool OfiAgentImpl::on_lock(const AmView& m, ReplyHeader&) {
+  auto* l = reinterpret_cast<TicketLock*>(m.h.arg0);
   // Announce the waiter before looking: a local unlock that misses the
   // announcement is seen by the check below, one that sees it pokes us.
   l->remote_waiters.fetch_add(1, std::memory_order_seq_cst);
-  waiters.push_back({h.origin, h.token, l, ticket_take(*l)});
+  waiters.push_back({m.h.origin, m.h.token, l, ticket_take(*l)});
   check_waiters();  // replies when granted
   return false;
 }
 
-bool OfiAgentImpl::on_trylock(const AmHeader& h, const char*, ReplyHeader& r) {
-  if (TicketLock* l = lock_at(h, r)) r.value = ticket_try(*l) ? 1 : 0;
+bool OfiAgentImpl::on_trylock(const AmView& m, ReplyHeader& r) {
+  r.value = ticket_try(*reinterpret_cast<TicketLock*>(m.h.arg0)) ? 1 : 0;
   return true;
 }
 
-bool OfiAgentImpl::on_unlock(const AmHeader& h, const char*, ReplyHeader& r) {
-  if (TicketLock* l = lock_at(h, r)) {
-    ticket_release(*l);
-    check_waiters();
-  }
+bool OfiAgentImpl::on_unlock(const AmView& m, ReplyHeader&) {
+  ticket_release(*reinterpret_cast<TicketLock*>(m.h.arg0));
+  check_waiters();
   return true;
 }
 
-bool OfiAgentImpl::on_seg_query(const AmHeader& h, const char*, ReplyHeader& r) {
+bool OfiAgentImpl::on_seg_query(const AmView& m, ReplyHeader& r) {
+  const AmHeader& h = m.h;
   r.status = ENOENT;
   const uint32_t n = ctl().nsegments.load(std::memory_order_acquire);
   for (uint32_t i = 0; i < n; ++i) {

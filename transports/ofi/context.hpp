@@ -69,6 +69,7 @@ struct OfiContext {
 struct OfiAgentContext {
   ofi::EndpointOptions endpoint;
   int senders = 0;
+  int nprocs = 0;  // world size: the origins an active message may name
   memory::NodeControl* ctl = nullptr;
 };
 

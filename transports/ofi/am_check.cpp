@@ -1,0 +1,99 @@
+#include "transports/ofi/am_check.hpp"
+
+#include <cstring>
+
+#include "armci/armci.h"
+#include "common/shared_sync.hpp"
+#include "transports/acc_kernels.hpp"
+#include "transports/signal.hpp"
+#include "transports/ticket_lock.hpp"
+
+namespace armci::transport::ofi {
+
+namespace {
+
+bool aligned(uint64_t a, uint64_t to) { return a % to == 0; }
+
+const char* check_pieces(const char* body, std::size_t room, const AmLimits& lim, AmView* v) {
+  const AmHeader& h = v->h;
+  const bool carries = h.op != static_cast<uint16_t>(AmOp::GetPieces);
+  if (h.npieces == 0) return "no pieces";
+  const uint64_t table = uint64_t{h.npieces} * sizeof(PieceWire);
+  if (table > room) return "piece table longer than the message";
+  if (carries && uint64_t{h.payload} != room - table) return "payload size does not match the bytes received";
+  if (!carries && (h.payload != 0 || room != table)) return "get request carries data";
+  const std::size_t es = h.op == static_cast<uint16_t>(AmOp::Acc) ? acc_elem_size(h.type) : 1;
+  if (es == 0) return "unknown accumulate type";
+  v->table = body;
+  v->data = body + table;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < h.npieces; ++i) {
+    const PieceWire p = v->piece(i);
+    if (p.len == 0 || p.len > kAmMax) return "piece length out of range";
+    if (!am_in_heap(lim, p.addr, p.len)) return "piece outside the node heap";
+    if (p.len % es) return "accumulate piece not a whole number of elements";
+    total += p.len;
+  }
+  if (carries && total != h.payload) return "piece lengths do not add up to the payload";
+  if (!carries && total > kAmMax - sizeof(ReplyHeader)) return "get pieces do not fit one reply";
+  return nullptr;
+}
+
+const char* check_signal(const char* body, std::size_t room, const AmLimits& lim, AmView* v) {
+  if (room < sizeof(SignalWire)) return "signal shorter than its header";
+  SignalWire& w = v->signal;
+  std::memcpy(&w, body, sizeof w);
+  if (uint64_t{w.len} != room - sizeof w) return "signal payload size does not match the bytes received";
+  if (w.len && !am_in_heap(lim, w.data_dst, w.len)) return "signal data outside the node heap";
+  if (!w.data_dst && w.len) return "signal data without a destination";
+  if (w.flag_op > static_cast<uint32_t>(FlagOp::Add)) return "unknown flag operation";
+  if (w.flag_op != static_cast<uint32_t>(FlagOp::None)) {
+    if (w.flag_size != 4 && w.flag_size != 8) return "flag size not 4 or 8";
+    if (!am_in_heap(lim, w.flag, w.flag_size) || !aligned(w.flag, w.flag_size)) return "flag outside the node heap";
+  }
+  if (w.bits && (!am_in_heap(lim, w.bits, 8) || !aligned(w.bits, 8))) return "pending bits outside the node heap";
+  if (w.bell && (!am_in_heap(lim, w.bell, sizeof(Doorbell)) || !aligned(w.bell, alignof(Doorbell))))
+    return "doorbell outside the node heap";
+  v->signal_data = body + sizeof w;
+  return nullptr;
+}
+
+}  // namespace
+
+const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmView* v, bool* origin_ok) {
+  *origin_ok = false;
+  if (len < sizeof(AmHeader)) return "shorter than a header";
+  if (len > kAmMax) return "longer than the largest message";
+  std::memcpy(&v->h, buf, sizeof v->h);
+  const AmHeader& h = v->h;
+  if (h.origin >= lim.nprocs) return "origin is not a process of the job";
+  *origin_ok = true;
+  if (h.op == 0 || h.op >= kAmRequestKinds) return "unknown kind";
+  const char* body = buf + sizeof h;
+  const std::size_t room = len - sizeof h;
+  switch (static_cast<AmOp>(h.op)) {
+    case AmOp::Acc:
+    case AmOp::PutPieces:
+    case AmOp::GetPieces: return check_pieces(body, room, lim, v);
+    case AmOp::Signal: return check_signal(body, room, lim, v);
+    case AmOp::Rmw: {
+      if (room) return "rmw carries data";
+      const bool word = h.type == ARMCI_FETCH_AND_ADD || h.type == ARMCI_SWAP;
+      if (!word && h.type != ARMCI_FETCH_AND_ADD_LONG && h.type != ARMCI_SWAP_LONG) return "unknown rmw operation";
+      const uint64_t size = word ? 4 : 8;
+      if (!am_in_heap(lim, h.arg0, size) || !aligned(h.arg0, size)) return "rmw address outside the node heap";
+      return nullptr;
+    }
+    case AmOp::Lock:
+    case AmOp::TryLock:
+    case AmOp::Unlock:
+      if (room) return "lock request carries data";
+      if (!am_in_heap(lim, h.arg0, sizeof(TicketLock)) || !aligned(h.arg0, alignof(TicketLock)))
+        return "mutex outside the node heap";
+      return nullptr;
+    case AmOp::SegQuery: return room ? "segment query carries data" : nullptr;
+    default: return "unknown kind";
+  }
+}
+
+}  // namespace armci::transport::ofi

@@ -1,0 +1,44 @@
+// The node agent's view of an incoming active message: nothing in it is
+// trusted.  am_decode checks every field against the protocol (kind, sizes,
+// the piece table and payload adding up to exactly the bytes received) and
+// every address against this node's heap before the agent touches memory;
+// the handlers then work only from the decoded view.  Pure (no runtime), so
+// a fuzzer drives it directly (tests/fuzz/).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "transports/ofi/am_protocol.hpp"
+
+namespace armci::transport::ofi {
+
+struct AmLimits {
+  uintptr_t heap_lo = 0;      // the node heap's reserved range
+  std::size_t heap_bytes = 0;  // bytes mapped so far
+  uint32_t nprocs = 0;         // origins must be world ranks
+};
+
+struct AmView {
+  AmHeader h{};
+  const char* table = nullptr;        // h.npieces PieceWire entries
+  const char* data = nullptr;         // Acc/PutPieces: the pieces' bytes, in order
+  SignalWire signal{};
+  const char* signal_data = nullptr;  // Signal: signal.len bytes
+
+  PieceWire piece(uint32_t i) const {
+    PieceWire p;
+    std::memcpy(&p, table + i * sizeof p, sizeof p);
+    return p;
+  }
+};
+
+// nullptr if the message may be executed (and *out filled), else why not.
+// `origin_ok` tells whether h.origin is a rank a refusal can be sent to.
+const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmView* out, bool* origin_ok);
+
+inline bool am_in_heap(const AmLimits& lim, uint64_t a, uint64_t len) {
+  return a >= lim.heap_lo && a - lim.heap_lo <= lim.heap_bytes && len <= lim.heap_bytes - (a - lim.heap_lo);
+}
+
+}  // namespace armci::transport::ofi
