@@ -53,11 +53,22 @@ int ctl_connect(const std::string& name) {
   return fd;
 }
 
-int ctl_accept(int listen_fd) {
+int ctl_accept(int listen_fd, unsigned* refused_uid) {
   int fd;
   do {
     fd = accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
   } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return fd;
+  // Abstract names are visible to every process of the network namespace
+  // (/proc/net/unix): only the job's own user may attach to the heap.
+  ucred c{};
+  socklen_t len = sizeof c;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &len) != 0 || c.uid != geteuid()) {
+    if (refused_uid) *refused_uid = c.uid;
+    close(fd);
+    errno = EACCES;
+    return -1;
+  }
   return fd;
 }
 

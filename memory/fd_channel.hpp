@@ -28,7 +28,8 @@ enum CtlOp : uint32_t {
 // Listening socket with a random abstract name; returns fd, fills name.
 int ctl_listen(std::string& name);
 int ctl_connect(const std::string& name);  // -1 on failure
-int ctl_accept(int listen_fd);
+// -1 (errno EACCES, *refused_uid set) for a connection from another user.
+int ctl_accept(int listen_fd, unsigned* refused_uid);
 bool ctl_send(int sock, const CtlMsg& m, int fd = -1);
 // Returns false on EOF or error; *fd (if given) receives a passed fd or -1.
 bool ctl_recv(int sock, CtlMsg& m, int* fd = nullptr);

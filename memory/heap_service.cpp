@@ -65,8 +65,12 @@ bool HeapService::all_detached() const {
 }
 
 void HeapService::on_accept() {
-  int fd = ctl_accept(listen_fd_);
-  if (fd < 0) return;
+  unsigned uid = 0;
+  int fd = ctl_accept(listen_fd_, &uid);
+  if (fd < 0) {
+    if (errno == EACCES) warn("node agent", "refused a connection to the heap from user %u", uid);
+    return;
+  }
   peers_[fd].fd = fd;
   loop_.add_fd(fd, EPOLLIN | EPOLLRDHUP, [this, fd](uint32_t ev) {
     on_peer(fd, ev);

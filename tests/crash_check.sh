@@ -60,6 +60,7 @@ bad_cases=(
   "outside|ARMCI_Put: destination .* runs past the end of the allocation"
   "stack|ARMCI_Get: source 0x[0-9a-f]+ .* is not inside one live ARMCI_Malloc allocation of process 0"
   "freed|ARMCI_Put: destination .* is not inside one live ARMCI_Malloc allocation"
+  "neighbour|ARMCI_Put: destination .* is not inside one live ARMCI_Malloc allocation of process 0"
   "overflow|ARMCI_PutS: .*overflows 64 bits"
   "stride|ARMCI_PutS: src_stride_arr\[0\] = 8 is smaller than the 16-byte block"
   "overlap|ARMCI_PutV: destination pieces .* overlap"

@@ -132,6 +132,8 @@ void bad_call(const char* what) {
       ARMCI_Put(buf, t + 4000, 200, 0);
     } else if (!std::strcmp(what, "stack")) {
       ARMCI_Get(buf, buf + 8, 16, 0);
+    } else if (!std::strcmp(what, "neighbour")) {
+      ARMCI_Put(buf, p[1], 8, 0);  // process 1's block named as process 0's
     } else if (!std::strcmp(what, "freed")) {
       ARMCI_Put(buf, q[0], 8, 0);
     } else if (!std::strcmp(what, "overflow")) {

@@ -14,7 +14,9 @@ vg=(valgrind -q --error-exitcode=99 --leak-check=no --track-origins=yes --num-ca
 logs=$b/test-logs/valgrind
 mkdir -p "$logs"
 passed=0 failed=0
-# The uninstalled programs are libtool wrappers: valgrind the real binary.
+# The uninstalled programs are libtool wrappers: valgrind the real binary,
+# with this build's libraries ahead of its RUNPATH (the install prefix).
+export LD_LIBRARY_PATH="$b/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 real() { if [ -x "$b/tests/.libs/$1" ]; then echo "$b/tests/.libs/$1"; else echo "$b/tests/$1"; fi; }
 one() {  # name np env...
   local name=$1 np=$2; shift 2
@@ -34,6 +36,7 @@ one() {  # name np env...
 one unit_tests 0
 one unit_transport 0
 while read -r name extra; do
+  [ -n "${VALGRIND_ONLY:-}" ] && [[ " $VALGRIND_ONLY " != *" $name "* ]] && continue
   # shellcheck disable=SC2086
   one "$name" 2 $extra
 done < <(suite_mp_programs)

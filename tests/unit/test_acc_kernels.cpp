@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <complex>
+#include <cstring>
 #include <vector>
 
 #include "armci.h"
@@ -44,4 +46,26 @@ TEST(AccKernels, ElementSizes) {
   EXPECT_EQ(armci::transport::acc_elem_size(ARMCI_ACC_DCP), 16u);
   EXPECT_EQ(armci::transport::acc_elem_size(36), 0u);
   EXPECT_EQ(armci::transport::acc_elem_size(43), 0u);
+}
+
+// Integer accumulates wrap (two's complement) instead of overflowing into
+// undefined behaviour, and elements may sit at any alignment (the node
+// agent applies pieces at whatever address a message names).
+TEST(AccKernels, IntegersWrapAndAnyAlignmentWorks) {
+  int d = INT_MAX, s = 1, two = 2;
+  acc_apply(ARMCI_ACC_INT, &two, &s, &d, sizeof d);
+  EXPECT_EQ(d, INT_MIN + 1);
+  long dl = LONG_MIN, sl = -1, one = 1;
+  acc_apply(ARMCI_ACC_LNG, &one, &sl, &dl, sizeof dl);
+  EXPECT_EQ(dl, LONG_MAX);
+  alignas(16) unsigned char raw[3 * sizeof(double) + 1] = {};
+  alignas(16) unsigned char src[3 * sizeof(double) + 3] = {};
+  const double vals[3] = {1.5, -2.0, 4.25}, scale = 2.0;
+  std::memcpy(src + 3, vals, sizeof vals);
+  acc_apply(ARMCI_ACC_DBL, &scale, src + 3, raw + 1, sizeof vals);
+  double got[3];
+  std::memcpy(got, raw + 1, sizeof got);
+  EXPECT_DOUBLE_EQ(got[0], 3.0);
+  EXPECT_DOUBLE_EQ(got[1], -4.0);
+  EXPECT_DOUBLE_EQ(got[2], 8.5);
 }
