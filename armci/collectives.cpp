@@ -41,11 +41,7 @@ Op start(Runtime& rt, const Team& t, const char* call, const char* step) {
 }
 
 void snd(Op& op, const Team& t, int tag, int to, const void* buf, std::size_t len) {
-  thread_local std::vector<char> wire;
-  wire.resize(sizeof(Stamp) + len);
-  std::memcpy(wire.data(), &op.stamp, sizeof(Stamp));
-  if (len) std::memcpy(wire.data() + sizeof(Stamp), buf, len);
-  op.rt.mailbox.send(t.ctx, tag, t.world(to), wire.data(), wire.size());
+  op.rt.mailbox.send(t.ctx, tag, t.world(to), &op.stamp, sizeof op.stamp, buf, len);
 }
 
 [[noreturn]] void mismatch(const Op& op, int peer, const Stamp& theirs) {
@@ -67,9 +63,7 @@ Stamp stamp_of(const Op& op, int peer, const std::vector<char>& m) {
 
 void rcv(Op& op, const Team& t, int tag, int from, void* buf, std::size_t len) {
   const int peer = t.world(from);
-  char what[160];
-  std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", peer, op.stamp.seq,
-                op.call, op.step);
+  std::vector<char> m;
   // A message from another member that is already here tells on a mismatch
   // even when the one awaited never comes: the same number from another
   // call, or a number this process is past (it was never received).  A
@@ -80,7 +74,12 @@ void rcv(Op& op, const Team& t, int tag, int from, void* buf, std::size_t len) {
         (s.seq == op.stamp.seq && std::strcmp(s.call, op.stamp.call) != 0))
       mismatch(op, src, s);
   };
-  std::vector<char> m = op.rt.mailbox.recv_whole(t.ctx, tag, peer, op.call, what, others);
+  if (!op.rt.mailbox.try_recv_whole(t.ctx, tag, peer, m)) {
+    char what[160];
+    std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", peer, op.stamp.seq,
+                  op.call, op.step);
+    m = op.rt.mailbox.recv_whole(t.ctx, tag, peer, op.call, what, others);
+  }
   const Stamp theirs = stamp_of(op, peer, m);
   if (theirs.seq != op.stamp.seq || std::strcmp(theirs.call, op.stamp.call) != 0) mismatch(op, peer, theirs);
   if (m.size() - sizeof theirs != len)

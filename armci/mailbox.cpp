@@ -89,10 +89,30 @@ uintptr_t Mailbox::notices_addr(int target, int from) const {
   return area_of(target) + off_notice_ + 4 * static_cast<std::size_t>(from);
 }
 
+namespace {
+// Bytes [off, off+n) of the message `pre` then `buf`, into dst.
+void copy_out(char* dst, const void* pre, std::size_t pre_len, const void* buf, std::size_t off, std::size_t n) {
+  if (off < pre_len) {
+    const std::size_t k = std::min(n, pre_len - off);
+    std::memcpy(dst, static_cast<const char*>(pre) + off, k);
+    dst += k;
+    off += k;
+    n -= k;
+  }
+  if (n) std::memcpy(dst, static_cast<const char*>(buf) + (off - pre_len), n);
+}
+}  // namespace
+
 void Mailbox::send(uint32_t ctx, int tag, int to, const void* buf, std::size_t len) {
+  send(ctx, tag, to, nullptr, 0, buf, len);
+}
+
+void Mailbox::send(uint32_t ctx, int tag, int to, const void* pre, std::size_t pre_len, const void* buf,
+                   std::size_t body_len) {
+  const std::size_t len = pre_len + body_len;
   if (to == me_) {
-    Message m{me_, ctx, tag, {}};
-    m.data.assign(static_cast<const char*>(buf), static_cast<const char*>(buf) + len);
+    Message m{me_, ctx, tag, std::vector<char>(len)};
+    if (len) copy_out(m.data.data(), pre, pre_len, buf, 0, len);
     arrived_.push_back(std::move(m));
     return;
   }
@@ -127,11 +147,11 @@ void Mailbox::send(uint32_t ctx, int tag, int to, const void* buf, std::size_t l
     s.bell = area;
     if (local) {
       std::memcpy(reinterpret_cast<void*>(slot + kPieceHdr), &h, sizeof h);
-      if (n) std::memcpy(reinterpret_cast<void*>(slot + 64), static_cast<const char*>(buf) + off, n);
+      if (n) copy_out(reinterpret_cast<char*>(slot + 64), pre, pre_len, buf, off, n);
       transport::apply_signal(s);
     } else {
       std::memcpy(staging_.data(), &h, sizeof h);
-      if (n) std::memcpy(staging_.data() + kPieceHdr, static_cast<const char*>(buf) + off, n);
+      if (n) copy_out(staging_.data() + kPieceHdr, pre, pre_len, buf, off, n);
       s.data_dst = slot + kPieceHdr;
       s.data = staging_.data();
       s.len = static_cast<uint32_t>(kPieceHdr + n);
@@ -239,6 +259,15 @@ std::vector<char> Mailbox::recv_whole(uint32_t ctx, int tag, int from, const cha
       },
       call, what);
   return out;
+}
+
+bool Mailbox::try_recv_whole(uint32_t ctx, int tag, int from, std::vector<char>& out) {
+  drain();
+  auto it = find(ctx, tag, from);
+  if (it == arrived_.end()) return false;
+  out = std::move(it->data);
+  arrived_.erase(it);
+  return true;
 }
 
 uint32_t Mailbox::next_collective(uint32_t ctx) {

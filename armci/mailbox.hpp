@@ -31,6 +31,9 @@ class Mailbox {
 
   void init(Runtime& rt, std::size_t slot_bytes);
   void send(uint32_t ctx, int tag, int to, const void* buf, std::size_t len);
+  // One message made of a header `pre` and a body, copied once into the slots.
+  void send(uint32_t ctx, int tag, int to, const void* pre, std::size_t pre_len, const void* buf,
+            std::size_t len);
   // Receives the first message from `from` (or any) matching ctx and tag;
   // returns its length (data beyond `cap` is an error); *src gets the sender.
   std::size_t recv(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, int* src,
@@ -42,6 +45,8 @@ class Mailbox {
   using Peek = std::function<void(int src, const std::vector<char>& data)>;
   std::vector<char> recv_whole(uint32_t ctx, int tag, int from, const char* call, const char* what,
                                const Peek& others);
+  // The same without waiting: false if it has not arrived.
+  bool try_recv_whole(uint32_t ctx, int tag, int from, std::vector<char>& out);
 
   // Collectives on a context are numbered; every member counts the same.
   uint32_t next_collective(uint32_t ctx);
@@ -89,7 +94,7 @@ class Mailbox {
   std::deque<Message> arrived_;
   std::vector<char> staging_;
   std::vector<uint32_t> notify_sent_, notify_waited_;
-  std::mutex coll_mu_;  // collectives on different teams may run in different threads
+  std::mutex coll_mu_;  // numbering only: the mailbox itself serves one calling thread at a time
   std::unordered_map<uint32_t, uint32_t> coll_seq_;
 };
 

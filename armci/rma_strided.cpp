@@ -16,9 +16,9 @@ struct Checked {
 };
 
 Checked checked_shape(Runtime& r, const char* call, void* src, int* ss, void* dst, int* ds, int* count,
-                      int levels, int proc, bool remote_is_dst) {
+                      int levels, int proc, bool remote_is_dst, bool accumulate = false) {
   check_proc(r, call, proc);
-  check_strided(call, levels, count, ss, ds);
+  check_strided(call, levels, count, ss, ds, !accumulate);
   transport::StridedShape s(levels, count, ss, ds);
   if (s.empty()) return {s};
   if (remote_is_dst) {
@@ -42,7 +42,7 @@ void packed_strides(int levels, const int* count, int* out) {
 
 int local_strided(const char* call, bool read, void* ptr, int levels, int* stride_arr, int* count,
                   char* buf) {
-  check_strided(call, levels, count, stride_arr, stride_arr);
+  check_strided(call, levels, count, stride_arr, stride_arr, true);
   int packed[ARMCI_MAX_STRIDE_LEVEL];
   packed_strides(levels, count, packed);
   if (read) transport::shm::put_strided(ptr, buf, transport::StridedShape(levels, count, stride_arr, packed));
@@ -74,7 +74,7 @@ int accs(const char* call, int optype, void* scale, void* src, int* ss, void* ds
   Runtime& r = checked_rt(call);
   if (!count) bad_arg(call, "count array is NULL");
   check_acc(call, optype, scale, count[0]);
-  const Checked c = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true);
+  const Checked c = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true, true);
   if (!c.at) return 0;
   route::acc_strided(r, proc, *c.at, optype, scale, src, dst, c.shape);
   return 0;

@@ -84,7 +84,7 @@ int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* 
   transport::Target at;
   const auto& ps = pieces(r, call, darr, len, proc, dir, &at);
   if (ps.empty()) return 0;
-  if (dir != Dir::Acc && ps.size() > 1) check_overlap(r, call, dir, proc, ps);
+  if (dir != Dir::Acc && ps.size() > 1 && r.checks) check_overlap(r, call, dir, proc, ps);
   if (dir == Dir::Put) route::put_pieces(r, proc, at, ps, h);
   else if (dir == Dir::Get) route::get_pieces(r, proc, at, ps, h);
   else route::acc_pieces(r, proc, at, optype, scale, ps);

@@ -1,6 +1,7 @@
 #include "armci/strided_check.hpp"
 
 #include <cstdio>
+#include <utility>
 
 #include "armci/armci.h"
 
@@ -8,35 +9,51 @@ namespace armci {
 
 namespace {
 
-// One side: each repeating level steps at least over the block below it,
-// and the extent fits in 63 bits.
-bool side_problem(const char* side, int levels, const int* count, const int* stride, char* why, std::size_t n) {
-  long block = count[0];  // extent of one block of the level being checked
+// Extent of one side (first to last byte + 1) in 63 bits, in any level
+// order; false if it wraps.
+bool extent_of(int levels, const int* count, const int* stride, long* extent) {
+  long e = count[0];
   for (int i = 1; i <= levels; ++i) {
-    const long st = stride[i - 1];
     if (count[i] <= 1) continue;
+    long span = 0;
+    if (__builtin_mul_overflow(static_cast<long>(stride[i - 1]), static_cast<long>(count[i] - 1), &span) ||
+        __builtin_add_overflow(e, span, &e))
+      return false;
+  }
+  *extent = e;
+  return true;
+}
+
+// The destination's pieces must not overlap.  Levels in stride order (a
+// transposed or permuted layout is fine): each must step over the whole
+// block of the levels below it.  Sufficient, and what any array patch meets.
+bool dst_overlaps(int levels, const int* count, const int* stride, char* why, std::size_t n) {
+  int order[ARMCI_MAX_STRIDE_LEVEL];
+  int k = 0;
+  for (int i = 1; i <= levels; ++i)
+    if (count[i] > 1) order[k++] = i;
+  for (int j = 1; j < k; ++j)  // at most 8: insertion sort by stride
+    for (int m = j; m > 0 && stride[order[m] - 1] < stride[order[m - 1] - 1]; --m) std::swap(order[m], order[m - 1]);
+  long block = count[0];  // cannot wrap: the extent check came first
+  for (int j = 0; j < k; ++j) {
+    const int i = order[j];
+    const long st = stride[i - 1];
     if (st < block) {
       std::snprintf(why, n,
-                    "%s_stride_arr[%d] = %ld is smaller than the %ld-byte block it repeats %d times "
-                    "(the pieces would overlap)",
-                    side, i - 1, st, block, count[i]);
+                    "dst_stride_arr[%d] = %ld is smaller than the %ld-byte block it repeats %d times "
+                    "(destination pieces would overlap)",
+                    i - 1, st, block, count[i]);
       return true;
     }
-    long span = 0;
-    if (__builtin_mul_overflow(st, static_cast<long>(count[i] - 1), &span) ||
-        __builtin_add_overflow(span, block, &block)) {
-      std::snprintf(why, n, "%s extent overflows 64 bits at level %d (stride %ld, count %d)", side, i, st,
-                    count[i]);
-      return true;
-    }
+    block += st * (count[i] - 1);
   }
   return false;
 }
 
 }  // namespace
 
-bool strided_problem(int levels, const int* count, const int* src_stride, const int* dst_stride, char* why,
-                     std::size_t n) {
+bool strided_problem(int levels, const int* count, const int* src_stride, const int* dst_stride,
+                     bool dst_exclusive, char* why, std::size_t n) {
   if (levels < 0 || levels > ARMCI_MAX_STRIDE_LEVEL) {
     std::snprintf(why, n, "stride_levels %d is outside 0..%d", levels, ARMCI_MAX_STRIDE_LEVEL);
     return true;
@@ -55,7 +72,10 @@ bool strided_problem(int levels, const int* count, const int* src_stride, const 
                   levels);
     return true;
   }
+  // A level that does not repeat never uses its stride (GA computes strides
+  // in int, so an unused one of a huge block may have wrapped negative).
   for (int i = 0; i < levels; ++i) {
+    if (count[i + 1] <= 1) continue;
     if (src_stride[i] < 0 || dst_stride[i] < 0) {
       const bool src = src_stride[i] < 0;
       std::snprintf(why, n, "%s_stride_arr[%d] = %d is negative", src ? "src" : "dst", i,
@@ -71,8 +91,14 @@ bool strided_problem(int levels, const int* count, const int* src_stride, const 
       std::snprintf(why, n, "the product of count[0..%d] overflows 64 bits", levels);
       return true;
     }
-  return side_problem("src", levels, count, src_stride, why, n) ||
-         side_problem("dst", levels, count, dst_stride, why, n);
+  long extent = 0;
+  for (const auto& [side, stride] : {std::pair{"src", src_stride}, std::pair{"dst", dst_stride}})
+    if (!extent_of(levels, count, stride, &extent)) {
+      std::snprintf(why, n, "the %s extent (sum of (count - 1) x stride over the levels) overflows 64 bits",
+                    side);
+      return true;
+    }
+  return dst_exclusive && dst_overlaps(levels, count, dst_stride, why, n);
 }
 
 }  // namespace armci

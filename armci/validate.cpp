@@ -45,9 +45,10 @@ void check_acc(const char* call, int optype, const void* scale, long bytes) {
 }
 
 void check_strided(const char* call, int levels, const int* count, const int* src_stride,
-                   const int* dst_stride) {
+                   const int* dst_stride, bool dst_exclusive) {
   char why[256];
-  if (strided_problem(levels, count, src_stride, dst_stride, why, sizeof why)) bad_arg(call, "%s", why);
+  if (strided_problem(levels, count, src_stride, dst_stride, dst_exclusive, why, sizeof why))
+    bad_arg(call, "%s", why);
 }
 
 void check_giov(const char* call, const armci_giov_t* darr, int len) {

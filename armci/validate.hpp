@@ -51,9 +51,10 @@ inline const transport::Target& check_remote(Runtime& r, const char* call, const
 
 // ARMCI_ACC_* type, scale, and a byte count that is whole elements.
 void check_acc(const char* call, int optype, const void* scale, long bytes);
-// Stride levels 0..8, non-negative counts, strides present.
+// armci/strided_check.hpp: levels, counts, strides, extents, and (put,
+// get: dst_exclusive) destination pieces that cannot overlap.
 void check_strided(const char* call, int levels, const int* count, const int* src_stride,
-                   const int* dst_stride);
+                   const int* dst_stride, bool dst_exclusive);
 void check_giov(const char* call, const armci_giov_t* darr, int len);
 // ARMCI_THREAD_SINGLE..MULTIPLE (the MPI_THREAD_* values).
 void check_thread_level(const char* call, int level);

@@ -60,10 +60,13 @@ int ctl_accept(int listen_fd, unsigned* refused_uid) {
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) return fd;
   // Abstract names are visible to every process of the network namespace
-  // (/proc/net/unix): only the job's own user may attach to the heap.
+  // (/proc/net/unix): only the job's own user (real or effective, or root)
+  // may attach to the heap.
   ucred c{};
   socklen_t len = sizeof c;
-  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &len) != 0 || c.uid != geteuid()) {
+  const bool ok = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &len) == 0 &&
+                  (c.uid == geteuid() || c.uid == getuid() || c.uid == 0);
+  if (!ok) {
     if (refused_uid) *refused_uid = c.uid;
     close(fd);
     errno = EACCES;

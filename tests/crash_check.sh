@@ -62,7 +62,7 @@ bad_cases=(
   "freed|ARMCI_Put: destination .* is not inside one live ARMCI_Malloc allocation"
   "neighbour|ARMCI_Put: destination .* is not inside one live ARMCI_Malloc allocation of process 0"
   "overflow|ARMCI_PutS: .*overflows 64 bits"
-  "stride|ARMCI_PutS: src_stride_arr\[0\] = 8 is smaller than the 16-byte block"
+  "stride|ARMCI_PutS: dst_stride_arr\[0\] = 8 is smaller than the 16-byte block"
   "overlap|ARMCI_PutV: destination pieces .* overlap"
   "levels|ARMCI_GetS: stride_levels 9 is outside"
   "acctype|ARMCI_Acc: accumulate type 99"

@@ -218,8 +218,8 @@ TEST_F(Errors, StrideLevelsAndCounts) {
   }
   int neg[3] = {4, -2, 1};
   EXPECT_REFUSED(ARMCI_PutS(buf, st, a.of(t), st, neg, 2, t), "ARMCI_PutS", "count[1] = -2");
-  int negst[2] = {8, -16};
-  EXPECT_REFUSED(ARMCI_GetS(a.of(t), st, buf, negst, cnt, 2, t), "ARMCI_GetS", "dst_stride_arr[1] = -16");
+  int negst[2] = {8, -16}, rep[3] = {4, 2, 2};  // level 2 repeats: its stride is used
+  EXPECT_REFUSED(ARMCI_GetS(a.of(t), st, buf, negst, rep, 2, t), "ARMCI_GetS", "dst_stride_arr[1] = -16");
   EXPECT_REFUSED(ARMCI_Put(buf, a.of(t), -5, t), "ARMCI_Put", "-5");
   EXPECT_REFUSED(ARMCI_NbGet(a.of(t), buf, -7, t, nullptr), "ARMCI_NbGet", "-7");
   void* lp[1] = {buf};
@@ -257,15 +257,36 @@ TEST_F(Errors, StridedOverflowAndOverlap) {
   int cnt[3] = {16, 4, 2}, small[2] = {8, 64}, fine[2] = {16, 64};
   EXPECT_REFUSED(ARMCI_PutS(buf, fine, a.of(t), small, cnt, 1, t), "ARMCI_PutS",
                  "dst_stride_arr[0] = 8 is smaller than the 16-byte block");
-  EXPECT_REFUSED(ARMCI_GetS(a.of(t), small, buf, fine, cnt, 1, t), "ARMCI_GetS",
-                 "src_stride_arr[0] = 8 is smaller than the 16-byte block");
+  EXPECT_REFUSED(ARMCI_GetS(a.of(t), fine, buf, small, cnt, 1, t), "ARMCI_GetS",
+                 "dst_stride_arr[0] = 8 is smaller than the 16-byte block");
+  // Overlapping source pieces only read twice: allowed.
+  EXPECT_EQ(ARMCI_GetS(a.of(t), small, buf, fine, cnt, 1, t), 0);
   // Level 2 must step over a whole level-1 block (16 + 3 x 16 = 64 bytes).
   int lv2[2] = {16, 48};
   EXPECT_REFUSED(ARMCI_NbPutS(buf, fine, a.of(t), lv2, cnt, 2, t, nullptr), "ARMCI_NbPutS",
                  "dst_stride_arr[1] = 48 is smaller than the 64-byte block");
-  // A level that does not repeat may carry any stride (GA passes such).
-  int single[3] = {16, 1, 2}, any[2] = {0, 64};
+  // A level that does not repeat may carry any stride, even a negative one
+  // (GA passes such; its int strides of huge blocks can wrap).
+  int single[3] = {16, 1, 2}, any[2] = {-8, 64};
   EXPECT_EQ(ARMCI_PutS(buf, any, a.of(t), any, single, 2, t), 0);
+  ARMCI_Barrier();
+  for (int i = 0; i < 64; ++i) a.mine()[i] = 0;
+  ARMCI_Barrier();
+  // A transposed layout: levels need not grow in stride, only not overlap.
+  // A 3x4 int matrix (rows of 4 ints) lands as its 4x3 transpose.
+  int m[12];
+  for (int i = 0; i < 12; ++i) m[i] = 100 + i;
+  int tcnt[3] = {4, 4, 3}, tsrc[2] = {4, 16}, tdst[2] = {12, 4};
+  EXPECT_EQ(ARMCI_PutS(m, tsrc, a.of(t) + 32, tdst, tcnt, 2, t), 0);
+  // Accumulates into overlapping pieces are defined: each adds.
+  int acnt[2] = {4, 3}, asrc[1] = {4}, adst[1] = {0};
+  int three[3] = {1, 2, 4};
+  EXPECT_EQ(ARMCI_AccS(ARMCI_ACC_INT, &one, three, asrc, a.of(t) + 48, adst, acnt, 1, t), 0);
+  ARMCI_Barrier();
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      EXPECT_EQ(a.mine()[32 + c * 3 + r], 100 + r * 4 + c) << "transpose element (" << r << "," << c << ")";
+  EXPECT_EQ(a.mine()[48], 7) << "three overlapping accumulates";
   ARMCI_Barrier();
   for (int i = 0; i < 64; ++i) a.mine()[i] = 0;
   ARMCI_Barrier();

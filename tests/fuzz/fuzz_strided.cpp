@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const int* ss = v + 10;
   const int* ds = v + 18;
   char why[256];
-  if (armci::strided_problem(levels, count, ss, ds, why, sizeof why)) return 0;
+  if (armci::strided_problem(levels, count, ss, ds, true, why, sizeof why)) return 0;
   armci::transport::StridedShape s(levels, count, ss, ds);
   if (s.empty()) return 0;
   // Walk only shapes of a size one could move (the check does not bound the
