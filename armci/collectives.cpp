@@ -28,13 +28,12 @@ struct Stamp {
 
 struct Op {
   Runtime& rt;
-  Stamp stamp;
-  const char* call;
+  Stamp stamp;       // stamp.call names the public call in reports too
   const char* step;  // for reports: barrier, broadcast, ...
 };
 
 Op start(Runtime& rt, const Team& t, const char* call, const char* step) {
-  Op op{rt, {}, call, step};
+  Op op{rt, {}, step};
   std::snprintf(op.stamp.call, sizeof op.stamp.call, "%s", call);
   op.stamp.seq = rt.mailbox.next_collective(t.ctx);
   return op;
@@ -45,17 +44,17 @@ void snd(Op& op, const Team& t, int tag, int to, const void* buf, std::size_t le
 }
 
 [[noreturn]] void mismatch(const Op& op, int peer, const Stamp& theirs) {
-  fatal(op.call,
+  fatal(op.stamp.call,
         "collectives do not match: this process (%d) is in %s, its collective #%u on this group, "
         "but process %d sent its part of %s, its collective #%u (every member must make the same "
         "collective calls in the same order)",
-        op.rt.me(), op.call, op.stamp.seq, peer, theirs.call, theirs.seq);
+        op.rt.me(), op.stamp.call, op.stamp.seq, peer, theirs.call, theirs.seq);
 }
 
 Stamp stamp_of(const Op& op, int peer, const std::vector<char>& m) {
   Stamp s;
   if (m.size() < sizeof s)
-    fatal(op.call, "collective message of %zu bytes from process %d is too short for its header", m.size(), peer);
+    fatal(op.stamp.call, "collective message of %zu bytes from process %d is too short for its header", m.size(), peer);
   std::memcpy(&s, m.data(), sizeof s);
   s.call[sizeof s.call - 1] = '\0';
   return s;
@@ -77,13 +76,13 @@ void rcv(Op& op, const Team& t, int tag, int from, void* buf, std::size_t len) {
   if (!op.rt.mailbox.try_recv_whole(t.ctx, tag, peer, m)) {
     char what[160];
     std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", peer, op.stamp.seq,
-                  op.call, op.step);
-    m = op.rt.mailbox.recv_whole(t.ctx, tag, peer, op.call, what, others);
+                  op.stamp.call, op.step);
+    m = op.rt.mailbox.recv_whole(t.ctx, tag, peer, op.stamp.call, what, others);
   }
   const Stamp theirs = stamp_of(op, peer, m);
   if (theirs.seq != op.stamp.seq || std::strcmp(theirs.call, op.stamp.call) != 0) mismatch(op, peer, theirs);
   if (m.size() - sizeof theirs != len)
-    fatal(op.call, "collective #%u (%s): %zu bytes from process %d where %zu were expected "
+    fatal(op.stamp.call, "collective #%u (%s): %zu bytes from process %d where %zu were expected "
           "(members passed different sizes?)", op.stamp.seq, op.step, m.size() - sizeof theirs, peer, len);
   if (len) std::memcpy(buf, m.data() + sizeof theirs, len);
 }

@@ -240,22 +240,12 @@ bool Mailbox::take(uint32_t ctx, int tag, int from, void* buf, std::size_t cap, 
 std::vector<char> Mailbox::recv_whole(uint32_t ctx, int tag, int from, const char* call, const char* what,
                                       const Peek& others) {
   std::vector<char> out;
-  auto grab = [&] {
-    auto it = find(ctx, tag, from);
-    if (it == arrived_.end()) {
-      for (const Message& m : arrived_)
-        if (m.ctx == ctx && m.tag == tag) others(m.src, m.data);
-      return false;
-    }
-    out = std::move(it->data);
-    arrived_.erase(it);
-    return true;
-  };
-  if (grab()) return out;
   my_bell().wait(
       [&] {
-        drain();
-        return grab();
+        if (try_recv_whole(ctx, tag, from, out)) return true;
+        for (const Message& m : arrived_)
+          if (m.ctx == ctx && m.tag == tag) others(m.src, m.data);
+        return false;
       },
       call, what);
   return out;

@@ -140,18 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
       break;
     case AmOp::Signal: {
       if (m.signal_data + m.signal.len > end) std::abort();
-      Signal s;
-      s.data_dst = m.signal.data_dst;
-      s.data = m.signal_data;
-      s.len = m.signal.len;
-      s.flag_op = static_cast<FlagOp>(m.signal.flag_op);
-      s.flag_size = m.signal.flag_size;
-      s.flag = m.signal.flag;
-      s.flag_val = m.signal.flag_val;
-      s.bits = m.signal.bits;
-      s.bit_mask = m.signal.bit_mask;
-      s.bell = m.signal.bell;
-      apply_signal(s);
+      apply_signal(m.to_signal());
       break;
     }
     case AmOp::Lock:

@@ -241,20 +241,7 @@ bool OfiAgentImpl::on_rmw(const AmView& m, ReplyHeader& r) {
 }
 
 bool OfiAgentImpl::on_signal(const AmView& m, ReplyHeader&) {
-  const SignalWire& w = m.signal;
-  Signal s;
-  s.data_dst = w.data_dst;
-  s.data = m.signal_data;
-  s.len = w.len;
-  s.flag_op = static_cast<FlagOp>(w.flag_op);
-  s.flag_size = w.flag_size;
-  s.flag = w.flag;
-  s.flag_val = w.flag_val;
-  s.wake_flag = w.wake_flag != 0;
-  s.bits = w.bits;
-  s.bit_mask = w.bit_mask;
-  s.bell = w.bell;
-  apply_signal(s);
+  apply_signal(m.to_signal());
   return true;
 }
 

@@ -5,7 +5,6 @@
 #include "armci/armci.h"
 #include "common/shared_sync.hpp"
 #include "transports/acc_kernels.hpp"
-#include "transports/signal.hpp"
 #include "transports/ticket_lock.hpp"
 
 namespace armci::transport::ofi {
@@ -59,6 +58,22 @@ const char* check_signal(const char* body, std::size_t room, const AmLimits& lim
 }
 
 }  // namespace
+
+Signal AmView::to_signal() const {
+  Signal s;
+  s.data_dst = signal.data_dst;
+  s.data = signal_data;
+  s.len = signal.len;
+  s.flag_op = static_cast<FlagOp>(signal.flag_op);
+  s.flag_size = signal.flag_size;
+  s.flag = signal.flag;
+  s.flag_val = signal.flag_val;
+  s.wake_flag = signal.wake_flag != 0;
+  s.bits = signal.bits;
+  s.bit_mask = signal.bit_mask;
+  s.bell = signal.bell;
+  return s;
+}
 
 const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmView* v, bool* origin_ok) {
   *origin_ok = false;

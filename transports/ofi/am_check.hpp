@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "transports/ofi/am_protocol.hpp"
+#include "transports/signal.hpp"
 
 namespace armci::transport::ofi {
 
@@ -25,6 +26,8 @@ struct AmView {
   const char* data = nullptr;         // Acc/PutPieces: the pieces' bytes, in order
   SignalWire signal{};
   const char* signal_data = nullptr;  // Signal: signal.len bytes
+
+  Signal to_signal() const;  // a decoded Signal message, ready for apply_signal
 
   PieceWire piece(uint32_t i) const {
     PieceWire p;
