@@ -56,6 +56,9 @@ expect_failure() {
   if echo "$job_out" | grep -q "outlived\|survived its\|got past\|left a barrier"; then
     fail "$name: a process went on after the failure: $(echo "$job_out" | grep "outlived\|survived\|got past\|left a barrier" | head -2 | tr '\n' '|')"
   fi
+  if echo "$job_out" | grep -q "LEFT BEHIND"; then
+    fail "$name: $(echo "$job_out" | grep -m1 "LEFT BEHIND")"
+  fi
   left=$(leftovers)
   [ -n "$left" ] && fail "$name: processes left behind: $left"
   extra=$(new_shm "$before")

@@ -35,7 +35,10 @@ suite_run() {
   total=$("$bin" --gtest_list_tests 2>/dev/null </dev/null | grep -c '^  ')
   start=$(date +%s%N)
   # stdin from /dev/null: mpirun would otherwise eat the caller's input.
-  env "$@" timeout -k 10 "$timeout_s" bash -c "$launcher \"\$@\"" _ "$np" "$bin" >"$log" 2>&1 </dev/null
+  # In the background and waited for: a Ctrl-C then reaches the caller's
+  # traps at once (timeout runs in a process group of its own).
+  env "$@" timeout -k 10 "$timeout_s" bash -c "$launcher \"\$@\"" _ "$np" "$bin" >"$log" 2>&1 </dev/null &
+  wait $!
   status=$?
   elapsed=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN{printf "%.1f", (b-a)/1e9}')
   [ $status -eq 124 ] && echo "    (timed out after ${timeout_s}s)" >>"$log"
