@@ -132,4 +132,26 @@ void ARMCIX_Progress(void) {
   route::progress(r);
 }
 
+int ARMCIX_Profiling(void) {
+  Runtime* r = Runtime::instance();
+  return r && r->profile.on;
+}
+
+void ARMCIX_Profile_note(int kind, int proc, long bytes) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCIX_Profile_note");
+  if (!r.profile.on) return;
+  check_proc(r, "ARMCIX_Profile_note", proc);
+  check_count("ARMCIX_Profile_note", "byte count", bytes);
+  ProfOp op;
+  switch (kind) {
+    case ARMCIX_PROFILE_PUT: op = ProfOp::PutV; break;
+    case ARMCIX_PROFILE_GET: op = ProfOp::GetV; break;
+    case ARMCIX_PROFILE_ACC: op = ProfOp::AccV; break;
+    default: bad_arg("ARMCIX_Profile_note", "kind %d is not ARMCIX_PROFILE_PUT, _GET or _ACC", kind);
+  }
+  r.profile.record(op, !r.topo.same_node(proc), static_cast<uint64_t>(bytes));
+  ARMCI_API_CATCH_VOID
+}
+
 }  // extern "C"

@@ -1,6 +1,6 @@
 /* armci-ofi: the ARMCIX_* extensions that programs written for ARMCI-MPI
  * call: group split/dup, batches of mutexes owned by a library, and explicit
- * progress. */
+ * progress; and profile counting for layers above ARMCI. */
 #ifndef ARMCI_OFI_ARMCIX_H
 #define ARMCI_OFI_ARMCIX_H
 
@@ -37,6 +37,15 @@ void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
  * for correctness (each node's agent serves remote accesses on its own);
  * useful between long computations to move non-blocking transfers on. */
 void ARMCIX_Progress(void);
+
+/* ARMCI_PROFILE for layers above that move node-local data by load and
+ * store themselves (as the GA layer does): ARMCIX_Profiling() is non-zero
+ * when the profile is on; ARMCIX_Profile_note counts one transfer of `bytes`
+ * to (PUT, ACC) or from (GET) process `proc` in the vector rows of the table,
+ * node-local or remote by where proc lives. */
+enum { ARMCIX_PROFILE_PUT = 0, ARMCIX_PROFILE_GET = 1, ARMCIX_PROFILE_ACC = 2 };
+int ARMCIX_Profiling(void);
+void ARMCIX_Profile_note(int kind, int proc, long bytes);
 
 #ifdef __cplusplus
 }

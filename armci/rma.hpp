@@ -12,6 +12,11 @@ namespace armci::rma {
 // h: nullptr = blocking; kImplicit = non-blocking without handle; else handle.
 using route::kImplicit;
 
+// ARMCI_PROFILE: one call of op moving `bytes` to or from proc.
+inline void profile(Runtime& r, ProfOp op, int proc, std::size_t bytes) {
+  if (__builtin_expect(r.profile.on, 0)) r.profile.record(op, !r.topo.same_node(proc), bytes);
+}
+
 int put(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_t* h);
 int get(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_t* h);
 int acc(const char* call, int optype, void* scale, void* src, void* dst, long bytes, int proc,

@@ -15,6 +15,7 @@ int put(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "source", src, n);
   const transport::Target& at = check_remote(r, call, "destination", proc, dst, n);
+  profile(r, ProfOp::Put, proc, n);
   route::put(r, proc, at, src, dst, n, h);
   return 0;
 }
@@ -27,6 +28,7 @@ int get(const char* call, void* src, void* dst, long bytes, int proc, armci_hdl_
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "destination", dst, n);
   const transport::Target& at = check_remote(r, call, "source", proc, src, n);
+  profile(r, ProfOp::Get, proc, n);
   route::get(r, proc, at, src, dst, n, h);
   return 0;
 }
@@ -42,6 +44,7 @@ int acc(const char* call, int optype, void* scale, void* src, void* dst, long by
   const auto n = static_cast<std::size_t>(bytes);
   check_local(call, "source", src, n);
   const transport::Target& at = check_remote(r, call, "destination", proc, dst, n);
+  profile(r, ProfOp::Acc, proc, n);
   route::acc(r, proc, at, optype, scale, src, dst, n);
   return 0;
 }

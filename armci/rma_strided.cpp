@@ -55,6 +55,7 @@ int puts(const char* call, void* src, int* ss, void* dst, int* ds, int* count, i
   Runtime& r = checked_rt(call);
   const Checked c = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true);
   if (!c.at) return 0;
+  profile(r, ProfOp::PutS, proc, c.shape.bytes());
   route::put_strided(r, proc, *c.at, src, dst, c.shape, h);
   return 0;
 }
@@ -64,6 +65,7 @@ int gets(const char* call, void* src, int* ss, void* dst, int* ds, int* count, i
   Runtime& r = checked_rt(call);
   const Checked c = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, false);
   if (!c.at) return 0;
+  profile(r, ProfOp::GetS, proc, c.shape.bytes());
   route::get_strided(r, proc, *c.at, src, dst, c.shape, h);
   return 0;
 }
@@ -76,6 +78,7 @@ int accs(const char* call, int optype, void* scale, void* src, int* ss, void* ds
   check_acc(call, optype, scale, count[0]);
   const Checked c = checked_shape(r, call, src, ss, dst, ds, count, levels, proc, true, true);
   if (!c.at) return 0;
+  profile(r, ProfOp::AccS, proc, c.shape.bytes());
   route::acc_strided(r, proc, *c.at, optype, scale, src, dst, c.shape);
   return 0;
 }

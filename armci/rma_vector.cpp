@@ -84,6 +84,11 @@ int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* 
   const auto& ps = pieces(r, call, darr, len, proc, dir, &at);
   if (ps.empty()) return 0;
   if (dir != Dir::Acc && ps.size() > 1 && r.checks) check_overlap(r, call, dir, proc, ps);
+  if (r.profile.on) {
+    std::size_t bytes = 0;
+    for (const auto& x : ps) bytes += x.bytes;
+    profile(r, dir == Dir::Put ? ProfOp::PutV : dir == Dir::Get ? ProfOp::GetV : ProfOp::AccV, proc, bytes);
+  }
   if (dir == Dir::Put) route::put_pieces(r, proc, at, ps, h);
   else if (dir == Dir::Get) route::get_pieces(r, proc, at, ps, h);
   else route::acc_pieces(r, proc, at, optype, scale, ps);

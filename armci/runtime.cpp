@@ -102,6 +102,7 @@ Runtime::Runtime(const InitOptions& opts) {
   logger.verbose = static_cast<int>(knobs.VERBOSE);
   waiting.spin_us = knobs.SPIN_US;
   waiting.timeout_s = knobs.TIMEOUT;
+  profile.on = !knobs.PROFILE.empty() && knobs.PROFILE != "0";
   if (knobs.ERRORS != "abort" && knobs.ERRORS != "return")
     fatal(opts.call, "ARMCI_ERRORS=\"%s\" is neither abort nor return", knobs.ERRORS.c_str());
   if (knobs.NUMA != "bind" && knobs.NUMA != "off")
@@ -250,6 +251,7 @@ void Runtime::check_health() {
 
 void Runtime::finalize_sequence() {
   mpi_unwatch_finalize(*this);
+  if (profile.on) report_profile(*this);
   // Everything this process sent is complete at its target, then everyone
   // waits for everyone (outside our own transport, so nothing is in flight
   // afterwards) before any agent stops.

@@ -13,6 +13,7 @@
 #include "armci/handles.hpp"
 #include "armci/mailbox.hpp"
 #include "armci/mutexes.hpp"
+#include "armci/profile.hpp"
 #include "armci/stats.hpp"
 #include "transports/ofi/context.hpp"
 #include "armci/topology.hpp"
@@ -67,6 +68,7 @@ class Runtime {
   bool checks = true;      // ARMCI_CHECKS
   MutexSet mutexes;  // ARMCI_Create_mutexes (over the world)
   Stats stats;
+  Profile profile;  // ARMCI_PROFILE
   int init_count = 1;
   int thread_level = 0;           // ARMCI_THREAD_*: how many threads may call at once
   bool msg_layer_init = false;    // armci_msg_init_comm holds one of the init_count

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 
+#include "armci/armcix.h"
 #include "ga/checks.hpp"
 #include "ga/errors.hpp"
 #include "ga/mirror_state.hpp"
@@ -32,6 +33,8 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
   if (op == Op::Acc) check_ptr(call, "alpha", alpha);
   const std::size_t es = a.elem;
   std::map<int, Batch> local, remote;  // by owner (world rank)
+  std::map<int, long> copied;          // node-local bytes copied, for ARMCI_PROFILE
+  const bool profiling = ARMCIX_Profiling() && op != Op::Acc;
   for (int i = 0; i < n; ++i) {
     const int* sub = subs[i];
     check_subscript(call, a, sub, "subscript");
@@ -40,6 +43,7 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
     char* mine = static_cast<char*>(v) + static_cast<std::size_t>(i) * es;
     char* theirs = a.element(j, sub);
     if (r.same_node(w)) {
+      if (profiling) copied[w] += static_cast<long>(es);
       if (op == Op::Put)
         std::memcpy(theirs, mine, es);
       else if (op == Op::Get)
@@ -56,6 +60,8 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
     }
     if (op != Op::Get && a.mirrored()) mark_dirty(a, Box::of(a.ndim, sub, sub));
   }
+  for (const auto& [w, bytes] : copied)
+    ARMCIX_Profile_note(op == Op::Put ? ARMCIX_PROFILE_PUT : ARMCIX_PROFILE_GET, w, bytes);
   const int acc_op = type_info(a.type)->acc_op;
   void* scale = const_cast<void*>(alpha);
   auto giov = [&](Batch& b) {

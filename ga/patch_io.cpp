@@ -3,6 +3,7 @@
 #include <cstring>
 #include <map>
 
+#include "armci/armcix.h"
 #include "ga/mirror_state.hpp"
 #include "ga/registry.hpp"
 #include "ga/types.hpp"
@@ -128,6 +129,9 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
   Registry& r = *reg_or_null();
   const TypeInfo& ti = *type_info(a.type);
   OwnerBatches local_acc, remote;
+  // Node-local puts and gets are copies here, not ARMCI calls: the profile
+  // hears of them explicitly.
+  const bool profiling = ARMCIX_Profiling();
   a.dist.for_each_piece(sel.patch, [&](int j, const Box& piece) {
     Rows rows;
     if (!piece_rows(a, j, piece, sel, buf, rows)) return;
@@ -140,6 +144,9 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
         for (std::size_t i = 0; i < rows.mine.size(); ++i) std::memcpy(rows.mine[i], rows.theirs[i], nbytes);
       else
         local_acc[w].push_back(std::move(rows));
+      if (profiling && op != Op::Acc)
+        ARMCIX_Profile_note(op == Op::Put ? ARMCIX_PROFILE_PUT : ARMCIX_PROFILE_GET, w,
+                            static_cast<long>(nbytes * rows.mine.size()));
       return;
     }
     remote[w].push_back(std::move(rows));
