@@ -1,0 +1,50 @@
+#!/bin/bash
+# The benchmark suite on the embedded default (this machine, 2 virtual
+# nodes): every benchmark writes its CSV, table and plot into one directory,
+# BUILDDIR/perf/results/<date-time>/, and summary.txt collects what the
+# benchmarks concluded (RESULT, RATIO and target lines) with the machine and
+# the commit they ran on.  `make bench` and ./run-bench run it.
+#
+#   perf/bench_all.sh BUILDDIR SRCDIR [--ga]     (--ga: also GA on us vs GA on its own runtimes, ~1 h)
+set -u
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+ga=0
+[ "${3:-}" = --ga ] && ga=1
+out="$build/perf/results/$(date +%Y-%m-%d-%H%M%S)"
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-lo}
+np=${ARMCI_BENCH_NP:-4}
+steps=$((3 + ga))
+step=0
+progress() { step=$((step + 1)); echo "== [$step/$steps] $* ($(date +%H:%M:%S))"; }
+
+progress "armci_bench: put/get/acc, contiguous and strided, on the node and across 2 virtual nodes, vs memcpy and raw libfabric (~3 min)"
+ARMCI_VNODES=${ARMCI_VNODES:-2} "$build/armcirun" -n "$np" "$build/perf/armci_bench" --csv "$out/armci_bench.csv" \
+  2>&1 | tee "$out/armci_bench.txt"
+command -v gnuplot >/dev/null &&
+  gnuplot -e "csv='$out/armci_bench.csv'; out='$out/armci_bench.png'" "$src/perf/plot.gp"
+
+progress "alloc_bench: ARMCI_Malloc_local/Free_local as Global Arrays uses them (~10 s)"
+ARMCI_VNODES=1 "$build/armcirun" -n "$np" "$build/perf/alloc_bench" --csv "$out/alloc_bench.csv" \
+  2>&1 | tee "$out/alloc_bench.txt"
+
+progress "peer_compare: the same benchmark on armci-ofi, ARMCI-MPI and MPI-3 RMA (~5 min)"
+bash "$src/perf/peer_compare.sh" "$build" "$src" "$out" | grep -v "^RATIO"
+
+if [ $ga = 1 ]; then
+  progress "ga_compare: GA 5.9.2 on armci-ofi vs GA on its own runtimes (builds GA on first use)"
+  ARMCI_COMPARE_OUT="$out" bash "$src/perf/ga_compare.sh" "$build" "$src" 2>&1 | tee "$out/ga_compare.txt"
+fi
+
+{
+  echo "armci-ofi benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit $(git -C "$src" describe --always --dirty 2>/dev/null || echo unknown), $(nproc) cores: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+  echo "provider ${ARMCI_OFI_PROVIDER:-tcp;ofi_rxm (default)} on ${FI_TCP_IFACE}; $np processes on ${ARMCI_VNODES:-2} virtual nodes (peer_compare: 2 processes)"
+  echo
+  grep -h "^target" "$out"/*.txt
+  echo
+  grep -h "^RESULT\|^RATIO" "$out"/*.txt
+} >"$out/summary.txt"
+echo "== results: $out (summary.txt, *.csv, *.png)"
+grep "^target" "$out/summary.txt"

@@ -1,0 +1,315 @@
+// peer_bench: one benchmark source built three times, so armci-ofi is
+// measured next to what a user would run instead, with the same processes
+// and placement in the same run (perf/peer_compare.sh):
+//   PEER_ARMCI (default)     the public ARMCI API, linked with armci-ofi;
+//   PEER_ARMCI + PEER_MPI    the same calls linked with ARMCI-MPI (MPI first);
+//   PEER_MPI_RMA             MPI-3 RMA, passive target (lock_all + flush).
+// Process 0 drives, process 1 is the target; any others wait.  Rows: blocking
+// put (+ remote completion), get, accumulate (double) latency; windowed put
+// and get bandwidth; 2-D strided patches of 256 B and 1 KiB rows; vector
+// transfers of 256 B pieces; message rate of 8-64 B non-blocking puts and
+// gets in windows of 1..256.
+//
+//   peer_bench --label NAME [--where intra|inter] [--max BYTES] [--csv FILE]
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "perf/bench_util.hpp"
+
+// MPI's C API only (no C++ bindings to link).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#if defined(PEER_MPI_RMA)
+#include <mpi.h>
+#else
+#if defined(PEER_MPI)
+#include <mpi.h>
+#endif
+// ARMCI-MPI's headers lack C++ guards; ours have them (nesting is harmless).
+extern "C" {
+#include "armci.h"
+#include "message.h"
+}
+#endif
+
+using namespace bench;
+
+namespace {
+
+constexpr int kWindow = 16;  // bandwidth: transfers in flight
+
+#if defined(PEER_MPI_RMA)
+// MPI-3 RMA as a careful MPI user writes it: one window, lock_all once,
+// flush for remote completion, Type_vector for strided patches.
+class Backend {
+ public:
+  Backend(int* argc, char*** argv, std::size_t bytes) {
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me_);
+    MPI_Comm_size(MPI_COMM_WORLD, &n_);
+    MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_);
+    std::memset(base_, 0, bytes);
+    MPI_Win_lock_all(0, win_);
+  }
+  ~Backend() {
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+    MPI_Finalize();
+  }
+  static const char* name() { return "MPI-3 RMA"; }
+  int me() const { return me_; }
+  int nproc() const { return n_; }
+  void barrier() { MPI_Barrier(MPI_COMM_WORLD); }
+  void put(const void* src, std::size_t off, std::size_t n, int p) { nbput(src, off, n, p); fence(p); }
+  void get(void* dst, std::size_t off, std::size_t n, int p) { nbget(dst, off, n, p); MPI_Win_flush_local(p, win_); }
+  void acc(const double* src, std::size_t off, std::size_t n, int p) {
+    MPI_Accumulate(src, static_cast<int>(n / 8), MPI_DOUBLE, p, static_cast<MPI_Aint>(off),
+                   static_cast<int>(n / 8), MPI_DOUBLE, MPI_SUM, win_);
+    fence(p);
+  }
+  void nbput(const void* src, std::size_t off, std::size_t n, int p) {
+    MPI_Put(src, static_cast<int>(n), MPI_BYTE, p, static_cast<MPI_Aint>(off), static_cast<int>(n), MPI_BYTE, win_);
+  }
+  void nbget(void* dst, std::size_t off, std::size_t n, int p) {
+    MPI_Get(dst, static_cast<int>(n), MPI_BYTE, p, static_cast<MPI_Aint>(off), static_cast<int>(n), MPI_BYTE, win_);
+  }
+  void wait_all(int p) { MPI_Win_flush_local(p, win_); }
+  void fence(int p) { MPI_Win_flush(p, win_); }
+  // rows x row bytes, every other row (stride 2 x row) on both sides.
+  void puts(const char* src, std::size_t off, int row, int rows, int p) {
+    MPI_Datatype t = vec(row, rows);
+    MPI_Put(src, 1, t, p, static_cast<MPI_Aint>(off), 1, t, win_);
+    MPI_Type_free(&t);
+    fence(p);
+  }
+  void gets(char* dst, std::size_t off, int row, int rows, int p) {
+    MPI_Datatype t = vec(row, rows);
+    MPI_Get(dst, 1, t, p, static_cast<MPI_Aint>(off), 1, t, win_);
+    MPI_Type_free(&t);
+    MPI_Win_flush_local(p, win_);
+  }
+  // Vector: the same pieces as puts/gets, one MPI call each (what a port of
+  // an I/O-vector call does without building a datatype).
+  void putv(const char* src, std::size_t off, int row, int rows, int p) {
+    for (int i = 0; i < rows; ++i) nbput(src + 2 * i * row, off + 2 * static_cast<std::size_t>(i) * row, static_cast<std::size_t>(row), p);
+    fence(p);
+  }
+  void getv(char* dst, std::size_t off, int row, int rows, int p) {
+    for (int i = 0; i < rows; ++i) nbget(dst + 2 * i * row, off + 2 * static_cast<std::size_t>(i) * row, static_cast<std::size_t>(row), p);
+    MPI_Win_flush_local(p, win_);
+  }
+
+ private:
+  static MPI_Datatype vec(int row, int rows) {
+    MPI_Datatype t;
+    MPI_Type_vector(rows, row, 2 * row, MPI_BYTE, &t);
+    MPI_Type_commit(&t);
+    return t;
+  }
+  int me_ = 0, n_ = 0;
+  void* base_ = nullptr;
+  MPI_Win win_;
+};
+#else
+// The ARMCI API; `off` is an offset into the target's ARMCI_Malloc block.
+class Backend {
+ public:
+  Backend(int* argc, char*** argv, std::size_t bytes) {
+#if defined(PEER_MPI)
+    MPI_Init(argc, argv);  // ARMCI-MPI runs on an initialised MPI
+#endif
+    ARMCI_Init_args(argc, argv);
+    n_ = armci_msg_nproc();
+    me_ = armci_msg_me();
+    ptrs_.resize(static_cast<std::size_t>(n_));
+    if (ARMCI_Malloc(ptrs_.data(), static_cast<armci_size_t>(bytes)) != 0) ARMCI_Error(const_cast<char*>("peer_bench: ARMCI_Malloc"), 1);
+    std::memset(ptrs_[static_cast<std::size_t>(me_)], 0, bytes);
+  }
+  ~Backend() {
+    ARMCI_Free(ptrs_[static_cast<std::size_t>(me_)]);
+    ARMCI_Finalize();
+#if defined(PEER_MPI)
+    MPI_Finalize();
+#endif
+  }
+#if defined(PEER_MPI)
+  static const char* name() { return "ARMCI-MPI"; }
+#else
+  static const char* name() { return "armci-ofi"; }
+#endif
+  int me() const { return me_; }
+  int nproc() const { return n_; }
+  void barrier() { ARMCI_Barrier(); }
+  void put(const void* src, std::size_t off, std::size_t n, int p) {
+    ARMCI_Put(const_cast<void*>(src), at(p, off), static_cast<int>(n), p);
+    ARMCI_Fence(p);
+  }
+  void get(void* dst, std::size_t off, std::size_t n, int p) { ARMCI_Get(at(p, off), dst, static_cast<int>(n), p); }
+  void acc(const double* src, std::size_t off, std::size_t n, int p) {
+    double one = 1.0;
+    ARMCI_Acc(ARMCI_ACC_DBL, &one, const_cast<double*>(src), at(p, off), static_cast<int>(n), p);
+    ARMCI_Fence(p);
+  }
+  void nbput(const void* src, std::size_t off, std::size_t n, int p) {
+    ARMCI_NbPut(const_cast<void*>(src), at(p, off), static_cast<int>(n), p, nullptr);
+  }
+  void nbget(void* dst, std::size_t off, std::size_t n, int p) {
+    ARMCI_NbGet(at(p, off), dst, static_cast<int>(n), p, nullptr);
+  }
+  void wait_all(int) { ARMCI_WaitAll(); }
+  void fence(int p) { ARMCI_Fence(p); }
+  void puts(const char* src, std::size_t off, int row, int rows, int p) {
+    int stride[1] = {2 * row}, count[2] = {row, rows};
+    ARMCI_PutS(const_cast<char*>(src), stride, at(p, off), stride, count, 1, p);
+    ARMCI_Fence(p);
+  }
+  void gets(char* dst, std::size_t off, int row, int rows, int p) {
+    int stride[1] = {2 * row}, count[2] = {row, rows};
+    ARMCI_GetS(at(p, off), stride, dst, stride, count, 1, p);
+  }
+  void putv(const char* src, std::size_t off, int row, int rows, int p) {
+    armci_giov_t v = vec(const_cast<char*>(src), static_cast<char*>(at(p, off)), row, rows);
+    ARMCI_PutV(&v, 1, p);
+    ARMCI_Fence(p);
+  }
+  void getv(char* dst, std::size_t off, int row, int rows, int p) {
+    armci_giov_t v = vec(static_cast<char*>(at(p, off)), dst, row, rows);
+    ARMCI_GetV(&v, 1, p);
+  }
+
+ private:
+  void* at(int p, std::size_t off) { return static_cast<char*>(ptrs_[static_cast<std::size_t>(p)]) + off; }
+  armci_giov_t vec(char* src, char* dst, int row, int rows) {
+    src_.resize(static_cast<std::size_t>(rows));
+    dst_.resize(static_cast<std::size_t>(rows));
+    for (int i = 0; i < rows; ++i) {
+      src_[static_cast<std::size_t>(i)] = src + 2 * i * row;
+      dst_[static_cast<std::size_t>(i)] = dst + 2 * i * row;
+    }
+    armci_giov_t v;
+    v.src_ptr_array = src_.data();
+    v.dst_ptr_array = dst_.data();
+    v.ptr_array_len = rows;
+    v.bytes = row;
+    return v;
+  }
+  int me_ = 0, n_ = 0;
+  std::vector<void*> ptrs_;
+  std::vector<void*> src_, dst_;
+};
+#endif
+
+struct Out {
+  std::string label, where;
+  FILE* csv = nullptr;
+  // One measurement: a RESULT line and a CSV row.
+  void row(const char* op, std::size_t bytes, double seconds, double mbs, double rate = 0) {
+    std::printf("%-10s %-6s %-14s %8s %11.3f %11.1f %12.0f\n", label.c_str(), where.c_str(), op,
+                size_text(bytes).c_str(), seconds * 1e6, mbs, rate);
+    std::printf("RESULT peer_bench %s.%s.%s.%zu %.4f us\n", label.c_str(), where.c_str(), op, bytes, seconds * 1e6);
+    if (csv)
+      std::fprintf(csv, "%s,%s,%s,%zu,%g,%g,%g\n", label.c_str(), where.c_str(), op, bytes, seconds * 1e6, mbs, rate);
+    std::fflush(stdout);
+  }
+};
+
+void run(Backend& b, Out& out, std::size_t max) {
+  const int t = 1;
+  std::vector<char> local(max * 2 + 4096, 1);
+  std::vector<double> dbl(max / 8 + 1, 1.0);
+  std::printf("%-10s %-6s %-14s %8s %11s %11s %12s\n", "runtime", "where", "operation", "bytes", "us", "MB/s",
+              "ops/s");
+  for (std::size_t n = 8; n <= max; n *= 4) {
+    const int it = iters_for(n, 16u << 20, 5, 2000);
+    double s = per_call([&] { b.put(local.data(), 0, n, t); }, it);
+    out.row("put", n, s, mbps(n, s));
+    s = per_call([&] { b.get(local.data(), 0, n, t); }, it);
+    out.row("get", n, s, mbps(n, s));
+    s = per_call([&] { b.acc(dbl.data(), 0, n, t); }, it);
+    out.row("acc", n, s, mbps(n, s));
+    const std::size_t w = std::min<std::size_t>(kWindow, (max * 2) / n);
+    const int wit = iters_for(n * w, 32u << 20, 3, 1000);
+    s = per_call([&] {
+      for (std::size_t k = 0; k < w; ++k) b.nbput(local.data() + k * n, k * n, n, t);
+      b.wait_all(t);
+      b.fence(t);
+    }, wit, 3);
+    out.row("put_window", n, s / static_cast<double>(w), mbps(n * w, s));
+    s = per_call([&] {
+      for (std::size_t k = 0; k < w; ++k) b.nbget(local.data() + k * n, k * n, n, t);
+      b.wait_all(t);
+    }, wit, 3);
+    out.row("get_window", n, s / static_cast<double>(w), mbps(n * w, s));
+    // 2-D patches: rows of 256 B and of 1 KiB, every other row on both sides.
+    for (int row : {256, 1024}) {
+      if (n < static_cast<std::size_t>(row)) continue;
+      const int rows = static_cast<int>(n / static_cast<std::size_t>(row));
+      const std::string ps = "puts_" + std::to_string(row), gs = "gets_" + std::to_string(row);
+      s = per_call([&] { b.puts(local.data(), 0, row, rows, t); }, it);
+      out.row(ps.c_str(), n, s, mbps(n, s));
+      s = per_call([&] { b.gets(local.data(), 0, row, rows, t); }, it);
+      out.row(gs.c_str(), n, s, mbps(n, s));
+    }
+    if (n >= 256) {
+      const int rows = static_cast<int>(n / 256);
+      s = per_call([&] { b.putv(local.data(), 0, 256, rows, t); }, it);
+      out.row("putv_256", n, s, mbps(n, s));
+      s = per_call([&] { b.getv(local.data(), 0, 256, rows, t); }, it);
+      out.row("getv_256", n, s, mbps(n, s));
+    }
+  }
+  // Message rate: `win` non-blocking transfers, then completion.
+  for (std::size_t n : {std::size_t{8}, std::size_t{64}}) {
+    for (int win = 1; win <= 256; win *= 4) {
+      const int rit = std::max(20, 20000 / win);
+      double s = per_call([&] {
+        for (int k = 0; k < win; ++k) b.nbput(local.data() + static_cast<std::size_t>(k) * n, static_cast<std::size_t>(k) * n, n, t);
+        b.wait_all(t);
+        b.fence(t);
+      }, rit, 3);
+      std::string op = "rate_put_w" + std::to_string(win);
+      out.row(op.c_str(), n, s / win, mbps(n * static_cast<std::size_t>(win), s), win / s);
+      s = per_call([&] {
+        for (int k = 0; k < win; ++k) b.nbget(local.data() + static_cast<std::size_t>(k) * n, static_cast<std::size_t>(k) * n, n, t);
+        b.wait_all(t);
+      }, rit, 3);
+      op = "rate_get_w" + std::to_string(win);
+      out.row(op.c_str(), n, s / win, mbps(n * static_cast<std::size_t>(win), s), win / s);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Out out;
+  out.label = Backend::name();
+  out.where = "-";
+  std::size_t max = 1u << 20;
+  std::string csv;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--label" && i + 1 < argc) out.label = argv[++i];
+    else if (a == "--where" && i + 1 < argc) out.where = argv[++i];
+    else if (a == "--max" && i + 1 < argc) max = std::strtoul(argv[++i], nullptr, 0);
+    else if (a == "--csv" && i + 1 < argc) csv = argv[++i];
+  }
+  Backend b(&argc, &argv, max * 2 + 4096);
+  if (b.nproc() < 2) {
+    if (b.me() == 0) std::fprintf(stderr, "peer_bench: needs 2 processes\n");
+    return 2;
+  }
+  b.barrier();
+  if (b.me() == 0) {
+    if (!csv.empty()) out.csv = std::fopen(csv.c_str(), "a");
+    std::printf("peer_bench: %s (%s), %d processes, process 0 -> process 1\n", Backend::name(), out.where.c_str(),
+                b.nproc());
+    run(b, out, max);
+    if (out.csv) std::fclose(out.csv);
+  }
+  b.barrier();
+  return 0;
+}

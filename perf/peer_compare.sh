@@ -1,0 +1,103 @@
+#!/bin/bash
+# armci-ofi next to the runtimes a user would pick instead, in one run with
+# the same two processes and the same placement: perf/peer_bench.cpp built
+# against armci-ofi, against ARMCI-MPI (Debian's libarmci-mpi-dev on Open MPI,
+# unpacked into the build tree with dpkg-deb -x, never installed: its armci.h
+# would shadow ours) and as plain MPI-3 RMA (passive target).
+#   intra: both processes on one node (ours: load/store on the node heap;
+#          Open MPI: vader, its osc picks shared memory);
+#   inter: two nodes (ours: 2 virtual nodes, libfabric tcp;ofi_rxm over
+#          loopback; Open MPI: btl tcp over loopback with osc pt2pt, the one
+#          osc of Open MPI 4.1 that runs over tcp).
+# Writes OUT/peer_bench.csv, OUT/peer_compare.txt (table, RATIO lines =
+# peer time / our time, so > 1 means armci-ofi is faster; target verdicts)
+# and OUT/peer_compare.png.
+#
+#   perf/peer_compare.sh BUILDDIR SRCDIR OUT      (PEER_MAX=bytes, default 1 MiB)
+set -u
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) out=$3
+mkdir -p "$out"
+csv="$out/peer_bench.csv"
+report="$out/peer_compare.txt"
+max=${PEER_MAX:-1048576}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} ARMCI_OFI_PROVIDER=${ARMCI_OFI_PROVIDER:-"tcp;ofi_rxm"}
+echo "runtime,where,op,bytes,us,MBs,ops" >"$csv"
+mpi_intra=(--mca btl self,vader)
+mpi_inter=(--mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo --mca osc pt2pt)
+
+# ARMCI-MPI from the Debian package, built from the same source.
+amp="$build/peers/armci-mpi"
+amp_bin="$build/peers/peer_bench_armci_mpi"
+build_armci_mpi() {
+  local lib="$amp/usr/lib/x86_64-linux-gnu/libarmci-openmpi.a"
+  mkdir -p "$amp"
+  if [ ! -f "$lib" ]; then
+    (cd "$amp" && apt-get download libarmci-mpi-dev >/dev/null 2>&1 && dpkg-deb -x libarmci-mpi-dev_*.deb .) ||
+      { echo "SKIP ARMCI-MPI: cannot download libarmci-mpi-dev (apt-get download)"; return 1; }
+  fi
+  [ "$amp_bin" -nt "$src/perf/peer_bench.cpp" ] && [ "$amp_bin" -nt "$lib" ] && return 0
+  mpicxx -O2 -std=c++20 -DPEER_MPI -I"$amp/usr/include" -I"$src" "$src/perf/peer_bench.cpp" "$lib" \
+    -o "$amp_bin" 2>"$build/peers/build.log" ||
+    { echo "SKIP ARMCI-MPI: build failed ($build/peers/build.log)"; return 1; }
+}
+
+step=0
+run() {  # label where cmd...
+  local label=$1 where=$2; shift 2
+  step=$((step + 1))
+  echo "[$step/6] $label $where ..."
+  timeout 900 "$@" --label "$label" --where "$where" --max "$max" --csv "$csv" >"$out/peer_bench.$label.$where.log" 2>&1 ||
+    echo "FAIL $label $where: $(tail -3 "$out/peer_bench.$label.$where.log" | tr '\n' '|')"
+}
+
+run ours intra env ARMCI_VNODES=1 "$build/armcirun" -n 2 "$build/perf/peer_bench"
+run ours inter env ARMCI_VNODES=2 "$build/armcirun" -n 2 "$build/perf/peer_bench"
+if build_armci_mpi; then
+  run armci-mpi intra mpirun -n 2 --bind-to none "${mpi_intra[@]}" "$amp_bin"
+  run armci-mpi inter mpirun -n 2 --bind-to none "${mpi_inter[@]}" "$amp_bin"
+else step=$((step + 2)); fi
+if [ -x "$build/perf/peer_bench_mpi_rma" ]; then
+  run mpi-rma intra mpirun -n 2 --bind-to none "${mpi_intra[@]}" "$build/perf/peer_bench_mpi_rma"
+  run mpi-rma inter mpirun -n 2 --bind-to none "${mpi_inter[@]}" "$build/perf/peer_bench_mpi_rma"
+else echo "SKIP MPI-3 RMA: built only when configure found MPI"; fi
+
+# Table and ratios: one row per (where, operation, bytes).
+awk -F, -v max="$max" '
+  NR == 1 { next }
+  { key = $2 "," $3 "," $4; us[$1, key] = $5; if (!(key in seen)) { seen[key] = 1; order[n++] = key } }
+  END {
+    printf "%-6s %-14s %8s %11s %11s %8s %11s %8s\n", "where", "operation", "bytes", "ours_us", "armci-mpi", "ratio", "mpi-rma", "ratio"
+    for (i = 0; i < n; i++) {
+      split(order[i], k, ",")
+      o = us["ours", order[i]]; a = us["armci-mpi", order[i]]; m = us["mpi-rma", order[i]]
+      ra = (o > 0 && a > 0) ? a / o : 0; rm = (o > 0 && m > 0) ? m / o : 0
+      printf "%-6s %-14s %8s %11.3f %11s %8s %11s %8s\n", k[1], k[2], k[3], o,
+             a ? sprintf("%.3f", a) : "-", ra ? sprintf("%.2f", ra) : "-",
+             m ? sprintf("%.3f", m) : "-", rm ? sprintf("%.2f", rm) : "-"
+      if (ra) ratio_lines = ratio_lines sprintf("RATIO armci-mpi_over_ours.%s.%s.%s %.3f\n", k[1], k[2], k[3], ra)
+      if (rm) ratio_lines = ratio_lines sprintf("RATIO mpi-rma_over_ours.%s.%s.%s %.3f\n", k[1], k[2], k[3], rm)
+    }
+    printf "\n%s", ratio_lines
+    # Targets of the peer comparison.
+    verdict("intra-node 8 B put <= 0.15 us", us["ours", "intra,put,8"], 0.15, "le")
+    verdict("intra-node 8 B get <= 0.15 us", us["ours", "intra,get,8"], 0.15, "le")
+    speed("intra-node 8 B put vs ARMCI-MPI", "intra,put,8", 4)
+    speed("intra-node 8 B get vs ARMCI-MPI", "intra,get,8", 4)
+    speed("inter-node 8 B get vs ARMCI-MPI", "inter,get,8", 2)
+  }
+  function verdict(what, v, lim, how) {
+    if (v == "") { printf "target %-40s no measurement  MISSED\n", what; return }
+    printf "target %-40s %.3f us  %s\n", what, v, (v <= lim) ? "MET" : "MISSED"
+  }
+  function speed(what, key, need,   o, a) {
+    o = us["ours", key]; a = us["armci-mpi", key]
+    if (o == "" || a == "") { printf "target %-40s no ARMCI-MPI measurement  MISSED\n", what; return }
+    printf "target %-40s %.1fx faster (>= %dx)  %s\n", what, a / o, need, (a / o >= need) ? "MET" : "MISSED"
+  }' "$csv" >"$report"
+cat "$report"
+
+if command -v gnuplot >/dev/null 2>&1; then
+  gnuplot -e "csv='$csv'; out='$out/peer_compare.png'" "$src/perf/peer_plot.gp" 2>"$out/gnuplot.log" &&
+    echo "plot: $out/peer_compare.png"
+fi
