@@ -4,6 +4,7 @@
 #include <map>
 
 #include "armci/armcix.h"
+#include "common/copy.hpp"
 #include "ga/mirror_state.hpp"
 #include "ga/registry.hpp"
 #include "ga/types.hpp"
@@ -139,9 +140,9 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
     if (r.same_node(w)) {
       const std::size_t nbytes = static_cast<std::size_t>(rows.bytes);
       if (op == Op::Put)
-        for (std::size_t i = 0; i < rows.mine.size(); ++i) std::memcpy(rows.theirs[i], rows.mine[i], nbytes);
+        for (std::size_t i = 0; i < rows.mine.size(); ++i) armci::copy_bytes(rows.theirs[i], rows.mine[i], nbytes);
       else if (op == Op::Get)
-        for (std::size_t i = 0; i < rows.mine.size(); ++i) std::memcpy(rows.mine[i], rows.theirs[i], nbytes);
+        for (std::size_t i = 0; i < rows.mine.size(); ++i) armci::copy_bytes(rows.mine[i], rows.theirs[i], nbytes);
       else
         local_acc[w].push_back(std::move(rows));
       if (profiling && op != Op::Acc)

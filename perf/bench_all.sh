@@ -15,7 +15,7 @@ mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-lo}
 np=${ARMCI_BENCH_NP:-4}
-steps=$((3 + ga))
+steps=$((5 + ga))
 step=0
 progress() { step=$((step + 1)); echo "== [$step/$steps] $* ($(date +%H:%M:%S))"; }
 
@@ -31,6 +31,23 @@ ARMCI_VNODES=1 "$build/armcirun" -n "$np" "$build/perf/alloc_bench" --csv "$out/
 
 progress "peer_compare: the same benchmark on armci-ofi, ARMCI-MPI and MPI-3 RMA (~5 min)"
 bash "$src/perf/peer_compare.sh" "$build" "$src" "$out" | grep -v "^RATIO"
+
+progress "ga_mirror_bench get: NGA_Get from distributed and mirrored arrays, 8 B..1 MiB, 4 processes on 2 virtual nodes (~1 min)"
+gm="$out/ga_mirror_bench.csv"
+echo "kind,where,nodes,bytes,a,b" >"$gm"
+ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/ga_mirror_bench" get --csv "$gm" 2>&1 | tee "$out/ga_mirror_get.txt"
+
+progress "ga_mirror_bench merge: GA_Merge_mirrored at 1..4 virtual nodes, 64 KiB..4 MiB (~1 min)"
+for n in 1 2 3 4; do
+  ARMCI_VNODES=$n "$build/armcirun" -n $n "$build/perf/ga_mirror_bench" merge --max 4194304 --csv "$gm" 2>&1
+done | tee "$out/ga_mirror_merge.txt"
+# A merge is a reduction over the node copies: it should grow like log(nodes).
+awk -F, '$1 == "merge" { t[$3, $4] = $5; s[$4] = 1 }
+  END { for (b in s) if (t[2, b] > 0) printf "target merge time at 4 nodes vs 2, %8d B %17s %.2fx (<= 2.2x)  %s
+", b, "", t[4, b] / t[2, b], (t[4, b] <= 2.2 * t[2, b]) ? "MET" : "MISSED" }' \
+  "$gm" | sort -k8 -n | tee -a "$out/ga_mirror_merge.txt"
+command -v gnuplot >/dev/null &&
+  gnuplot -e "csv='$gm'; out='$out/ga_mirror_bench.png'" "$src/perf/ga_mirror_plot.gp"
 
 if [ $ga = 1 ]; then
   progress "ga_compare: GA 5.9.2 on armci-ofi vs GA on its own runtimes (builds GA on first use)"

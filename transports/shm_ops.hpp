@@ -6,19 +6,20 @@
 #include <cstring>
 
 #include "armci/armci.h"
+#include "common/copy.hpp"
 #include "transports/acc_kernels.hpp"
 #include "transports/signal.hpp"
 #include "transports/strided.hpp"
 
 namespace armci::transport::shm {
 
-inline void put(const void* src, void* dst, std::size_t n) { std::memcpy(dst, src, n); }
-inline void get(const void* src, void* dst, std::size_t n) { std::memcpy(dst, src, n); }
+inline void put(const void* src, void* dst, std::size_t n) { copy_bytes(dst, src, n); }
+inline void get(const void* src, void* dst, std::size_t n) { copy_bytes(dst, src, n); }
 
 inline void put_strided(const void* src, void* dst, const StridedShape& s) {
   auto sp = static_cast<const char*>(src);
   auto dp = static_cast<char*>(dst);
-  for_each_piece(s, [&](long so, long d, std::size_t n) { std::memcpy(dp + d, sp + so, n); });
+  for_each_piece(s, [&](long so, long d, std::size_t n) { copy_bytes(dp + d, sp + so, n); });
 }
 
 inline void acc(memory::NodeControl& ctl, uintptr_t heap_base, int optype, const void* scale,

@@ -1,0 +1,28 @@
+# gnuplot -e "csv='ga_mirror_bench.csv'; out='ga_mirror_bench.png'" perf/ga_mirror_plot.gp
+# Rows: get,where,nodes,bytes,distributed_us,mirrored_us and merge,-,nodes,bytes,ms,moved.
+set datafile separator ","
+set terminal pngcairo size 1400,600 font ",10"
+set output out
+set termoption noenhanced
+set multiplot layout 1,2 title "GA mirrored arrays (perf/ga_mirror_bench.cpp)"
+set grid
+set key top left
+set logscale xy
+set xlabel "bytes per NGA_Get"
+set ylabel "us"
+set title "NGA_Get: distributed vs mirrored, patch owned on my node / another node"
+get(w) = sprintf("< grep '^get,%s,' '%s'", w, csv)
+plot get("inter") using 4:5 with linespoints title "distributed, inter-node", \
+     get("inter") using 4:6 with linespoints title "mirrored, inter-node", \
+     get("intra") using 4:5 with linespoints title "distributed, intra-node", \
+     get("intra") using 4:6 with linespoints title "mirrored, intra-node"
+unset logscale x
+set logscale y
+set xlabel "(virtual) nodes, one process each"
+set ylabel "GA_Merge_mirrored, ms"
+set title "Merge time against node count (every copy written in full)"
+set xtics 1
+# One series per size, in node order.
+merge(b) = sprintf("< grep '^merge,-,[0-9]*,%s,' '%s' | sort -t, -k3 -n", b, csv)
+plot for [b in "65536 262144 1048576 4194304"] merge(b) using 3:5 with linespoints title sprintf("%d KiB", (b+0)/1024)
+unset multiplot
