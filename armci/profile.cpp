@@ -1,10 +1,13 @@
 #include "armci/profile.hpp"
 
+#include <cerrno>
 #include <cinttypes>
+#include <cstring>
 #include <cstdio>
 #include <set>
 
 #include "armci/collectives.hpp"
+#include "armci/errors.hpp"
 #include "armci/runtime.hpp"
 #include "common/log.hpp"
 
@@ -87,6 +90,11 @@ std::string Profile::table(const std::vector<uint64_t>& all, const std::vector<i
 }
 
 void report_profile(Runtime& r) {
+  // Every process takes part, whatever its own ARMCI_PROFILE says: one that
+  // set it alone must not wait in a collective the others never join.
+  long any = r.profile.on ? 1 : 0;
+  coll::allreduce(r, r.groups.world(), &any, 1, ARMCI_LONG_ID, ReduceOp::Max, "ARMCI_Finalize");
+  if (!any) return;
   const std::vector<uint64_t> mine = r.profile.words();
   const auto n = static_cast<std::size_t>(r.topo.nprocs());
   std::vector<uint64_t> all(n * Profile::kWords);
@@ -94,7 +102,7 @@ void report_profile(Runtime& r) {
   if (r.topo.me != 0) return;
   const std::string text = Profile::table(all, r.topo.node_of);
   const std::string& where = r.knobs.PROFILE;
-  if (where == "1") {
+  if (where == "1" || where == "0" || where.empty()) {  // "0": another process asked for it
     std::fputs(text.c_str(), stderr);
     return;
   }
@@ -104,8 +112,12 @@ void report_profile(Runtime& r) {
     std::fputs(text.c_str(), stderr);
     return;
   }
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
+  const bool written = std::fputs(text.c_str(), f) >= 0;
+  if (std::fclose(f) != 0 || !written) {
+    warn("ARMCI_Finalize", "ARMCI_PROFILE=%s: writing the file failed (%s); the profile goes to stderr", where.c_str(),
+         std::strerror(errno));
+    std::fputs(text.c_str(), stderr);
+  }
 }
 
 }  // namespace armci

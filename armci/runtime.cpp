@@ -251,7 +251,7 @@ void Runtime::check_health() {
 
 void Runtime::finalize_sequence() {
   mpi_unwatch_finalize(*this);
-  if (profile.on) report_profile(*this);
+  report_profile(*this);
   // Everything this process sent is complete at its target, then everyone
   // waits for everyone (outside our own transport, so nothing is in flight
   // afterwards) before any agent stops.

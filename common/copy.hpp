@@ -22,6 +22,10 @@ inline void copy_bytes(void* dst, const void* src, std::size_t n) {
     std::memcpy(dst, src, n);
     return;
   }
+  if (reinterpret_cast<uintptr_t>(dst) - reinterpret_cast<uintptr_t>(src) < n) {
+    std::memmove(dst, src, n);  // overlapping, dst after src: a forward loop would reread its own output
+    return;
+  }
   auto d = static_cast<char*>(dst);
   auto s = static_cast<const char*>(src);
   std::size_t i = 0;

@@ -133,6 +133,7 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
   // Node-local puts and gets are copies here, not ARMCI calls: the profile
   // hears of them explicitly.
   const bool profiling = ARMCIX_Profiling();
+  std::map<int, long> copied;  // node-local bytes per owner: one noted call each, like a remote batch
   a.dist.for_each_piece(sel.patch, [&](int j, const Box& piece) {
     Rows rows;
     if (!piece_rows(a, j, piece, sel, buf, rows)) return;
@@ -145,13 +146,13 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
         for (std::size_t i = 0; i < rows.mine.size(); ++i) armci::copy_bytes(rows.mine[i], rows.theirs[i], nbytes);
       else
         local_acc[w].push_back(std::move(rows));
-      if (profiling && op != Op::Acc)
-        ARMCIX_Profile_note(op == Op::Put ? ARMCIX_PROFILE_PUT : ARMCIX_PROFILE_GET, w,
-                            static_cast<long>(nbytes * rows.mine.size()));
+      if (profiling && op != Op::Acc) copied[w] += static_cast<long>(nbytes * rows.mine.size());
       return;
     }
     remote[w].push_back(std::move(rows));
   });
+  for (const auto& [w, bytes] : copied)
+    ARMCIX_Profile_note(op == Op::Put ? ARMCIX_PROFILE_PUT : ARMCIX_PROFILE_GET, w, bytes);
   void* scale = const_cast<void*>(alpha);
   std::vector<armci_hdl_t> mine;
   std::vector<armci_hdl_t>& hs = nb ? *nb : mine;

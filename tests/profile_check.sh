@@ -78,7 +78,18 @@ ARMCI_VNODES=2 ARMCI_PROFILE=1 "$build/armcirun" -n 4 "$build/tests/profile_prob
 n=$(grep -c "^armci-ofi profile: 4 processes on 2 nodes" "$out/stderr")
 if [ "$n" = 1 ]; then pass "ARMCI_PROFILE=1 prints one table to stderr"; sed -n '/^armci-ofi profile/,$p' "$out/stderr" | head -20 | sed 's/^/    /'
 else fail "ARMCI_PROFILE=1 printed $n tables"; fi
+# Only process 1 asks for the profile: ARMCI_Finalize must neither hang (its
+# collective is joined by all) nor lose the table (process 0 prints it).
+# shellcheck disable=SC2016
+ARMCI_VNODES=2 timeout 60 "$build/armcirun" -n 4 sh -c \
+  '[ "${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-}}" = 1 ] && export ARMCI_PROFILE=1; exec "$0"' "$build/tests/profile_probe" >"$out/mixed" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^armci-ofi profile: 4 processes' "$out/mixed")" = 1 ]; then
+  pass "ARMCI_PROFILE set on one process only: Finalize ends, one table"
+else
+  fail "ARMCI_PROFILE set on one process only: exit $rc, $(grep -c '^armci-ofi profile' "$out/mixed") tables"
+fi
 # Every check above reports once; a check that vanished is a failure.
-[ $((passed + failed)) -ge 7 ] || fail "only $((passed + failed)) of 7 checks reported"
+[ $((passed + failed)) -ge 8 ] || fail "only $((passed + failed)) of 8 checks reported"
 echo "RESULT passed=$passed failed=$failed skipped=0"
 [ $failed -eq 0 ]

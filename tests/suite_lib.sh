@@ -37,9 +37,17 @@ suite_run() {
   # stdin from /dev/null: mpirun would otherwise eat the caller's input.
   # In the background and waited for: a Ctrl-C then reaches the caller's
   # traps at once (timeout runs in a process group of its own).
+  # The caller's INT/TERM traps come back afterwards; until then an
+  # interrupt also ends the running program (timeout passes TERM on).
+  local pid saved
+  saved=$(trap -p INT TERM)
   env "$@" timeout -k 10 "$timeout_s" bash -c "$launcher \"\$@\"" _ "$np" "$bin" >"$log" 2>&1 </dev/null &
-  wait $!
+  pid=$!
+  trap 'kill -TERM "$pid" 2>/dev/null; exit 130' INT TERM
+  wait "$pid"
   status=$?
+  trap - INT TERM
+  eval "$saved"
   elapsed=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN{printf "%.1f", (b-a)/1e9}')
   [ $status -eq 124 ] && echo "    (timed out after ${timeout_s}s)" >>"$log"
   suite_account "$name" "$label" "$log" "$status" "$total" "$elapsed"

@@ -27,9 +27,10 @@ hosts_cleanup() {
     for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
   done
   for ns in "${hosts_created[@]}"; do ip netns del "$ns" 2>/dev/null; done
-  if grep -q "$hosts_marker" /etc/hosts 2>/dev/null; then
-    # Rewrite in place (keeps the inode: /etc/hosts is often a bind mount).
-    grep -v "$hosts_marker" /etc/hosts >"$tmp/hosts" && cat "$tmp/hosts" >/etc/hosts
+  if grep -q "$hosts_marker\$" /etc/hosts 2>/dev/null; then
+    # Rewrite in place (keeps the inode: /etc/hosts is often a bind mount);
+    # anchored, so tag 12 leaves the lines of a concurrent tag 123 alone.
+    grep -v "$hosts_marker\$" /etc/hosts >"$tmp/hosts" && cat "$tmp/hosts" >/etc/hosts
   fi
   rmdir "/run/armci-hosts.$tag" 2>/dev/null
   rm -rf "$tmp"
@@ -97,14 +98,23 @@ hosts_setup() {  # number of hosts
     grep -q ready "$tmp/holder.$ns" || { echo "host $ns: private /tmp, /dev/shm or hostname failed: $(cat "$tmp/holder.$ns")"; return 1; }
   done
   # Enters host $1 (name) and runs the rest through sh -c, as an rsh agent does.
-  printf '#!/bin/sh\nhost=$1; shift\nexec nsenter -t "$(cat %s/pid.$host)" -n -m -u sh -c "$*"\n' "$tmp" >"$tmp/agent"
+  # (In the caller's directory: nsenter alone starts in the host's /.)
+  printf '#!/bin/sh\nhost=$1; shift\nexec nsenter -t "$(cat %s/pid.$host)" -n -m -u sh -c "cd '"'"'$PWD'"'"' 2>/dev/null || cd /; $*"\n' "$tmp" >"$tmp/agent"
   chmod +x "$tmp/agent"
   hosts_made=$h
 }
 
+# Runs CMD in the host whose holder's pid is in PIDFILE, in the caller's
+# working directory (shared into every host; / if it is not there).
+host_enter() {  # pidfile cmd...
+  local pid; pid=$(cat "$1"); shift
+  nsenter -t "$pid" -n -m -u sh -c 'cd "$0" 2>/dev/null || cd /; exec "$@"' "$PWD" "$@"
+}
+export -f host_enter
+
 host_exec() {  # host-number cmd...
   local ns; ns=$(host_name "$1"); shift
-  nsenter -t "$(cat "$tmp/pid.$ns")" -n -m -u "$@"
+  host_enter "$tmp/pid.$ns" "$@"
 }
 
 # Processes (other than the holder) and /dev/shm entries still on any host
