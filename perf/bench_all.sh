@@ -47,7 +47,7 @@ awk -F, -v cores="$(nproc)" '$1 == "merge" { t[$3, $4] = $5; s[$4] = 1 }
           printf "target merge time at 4 nodes vs 2, %8d B %9s %.2fx (<= 2.2x)  %s%s\n", b, "", t[4, b] / t[2, b],
                  (t[4, b] <= 2.2 * t[2, b]) ? "MET" : "MISSED",
                  cores < 4 ? " (4 single-process nodes on " cores " cores: oversubscribed)" : "" }' \
-  "$gm" | sort -k8 -n | tee -a "$out/ga_mirror_merge.txt"
+  "$gm" | sort -k9 -n | tee -a "$out/ga_mirror_merge.txt"
 command -v gnuplot >/dev/null &&
   gnuplot -e "csv='$gm'; out='$out/ga_mirror_bench.png'" "$src/perf/ga_mirror_plot.gp"
 

@@ -240,7 +240,10 @@ void run(Backend& b, Out& out, std::size_t max) {
   std::vector<double> dbl(max / 8 + 1, 1.0);
   std::printf("%-10s %-6s %-14s %8s %11s %11s %12s\n", "runtime", "where", "operation", "bytes", "us", "MB/s",
               "ops/s");
-  for (std::size_t n = 8; n <= max; n *= 4) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t n = 8; n <= max; n *= 4) sizes.push_back(n);
+  if (sizes.back() != max) sizes.push_back(max);  // the 1 MiB row the targets name
+  for (std::size_t n : sizes) {
     const int it = iters_for(n, 16u << 20, 5, 2000);
     double s = per_call([&] { b.put(local.data(), 0, n, t); }, it);
     out.row("put", n, s, mbps(n, s));
