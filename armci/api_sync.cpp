@@ -1,6 +1,7 @@
 // Completion, synchronisation, atomics, mutexes and notification.
 #include "armci/armci.h"
 #include "armci/collectives.hpp"
+#include "armci/rma.hpp"
 #include "armci/route.hpp"
 #include "armci/validate.hpp"
 #include "armci/profiling.hpp"
@@ -95,7 +96,7 @@ int rmw(const char* call, int op, void* ploc, void* prem, long extra, int proc) 
   if (reinterpret_cast<uintptr_t>(prem) % size)
     bad_arg(call, "remote address %p is not aligned to %zu bytes", prem, size);
   const transport::Target& at = check_remote(r, call, "remote address", proc, prem, size);
-  if (r.profile.on) r.profile.record(ProfOp::Rmw, !r.topo.same_node(proc), size);
+  rma::profile(r, ProfOp::Rmw, proc, size);
   route::rmw(r, proc, at, op, ploc, prem, extra);
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "armci/collectives.hpp"
 #include "armci/errors.hpp"
 #include "armci/runtime.hpp"
+#include "common/knobs.hpp"
 #include "common/log.hpp"
 
 namespace armci {
@@ -23,15 +24,6 @@ uint64_t word(const std::vector<uint64_t>& all, int proc, int op, int remote, in
   return all[static_cast<std::size_t>(proc) * Profile::kWords + static_cast<std::size_t>(op * 4 + remote * 2 + what)];
 }
 
-std::string human(uint64_t b) {
-  char s[32];
-  if (b >= (1ull << 30)) std::snprintf(s, sizeof s, "%.2f GiB", static_cast<double>(b) / (1ull << 30));
-  else if (b >= (1ull << 20)) std::snprintf(s, sizeof s, "%.2f MiB", static_cast<double>(b) / (1ull << 20));
-  else if (b >= (1ull << 10)) std::snprintf(s, sizeof s, "%.2f KiB", static_cast<double>(b) / (1ull << 10));
-  else std::snprintf(s, sizeof s, "%" PRIu64 " B", b);
-  return s;
-}
-
 std::string share(uint64_t local, uint64_t remote) {
   if (local + remote == 0) return "-";
   char s[16];
@@ -42,7 +34,7 @@ std::string share(uint64_t local, uint64_t remote) {
 void row(std::string& out, const char* name, uint64_t lc, uint64_t lb, uint64_t rc, uint64_t rb) {
   char s[256];
   std::snprintf(s, sizeof s, "  %-12s %12" PRIu64 " %16" PRIu64 " %12" PRIu64 " %16" PRIu64 "  %10s  %11s\n", name,
-                lc, lb, rc, rb, human(lb + rb).c_str(), share(lb, rb).c_str());
+                lc, lb, rc, rb, format_bytes(lb + rb).c_str(), share(lb, rb).c_str());
   out += s;
 }
 
