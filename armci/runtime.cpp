@@ -50,6 +50,11 @@ transport::OfiContext Runtime::ofi_context() {
   c.endpoint = endpoint_options("initiator");
   c.inject_max = knobs.OFI_INJECT;
   c.pack_below = knobs.OFI_PACK_BELOW;
+  if (knobs.OFI_STAGE_FROM && knobs.OFI_STAGE_SLOT < 2 * transport::ofi::kAmMax)
+    fatal("ARMCI_Init", "ARMCI_OFI_STAGE_SLOT=%zu is below the %zu bytes a staging slot must hold (two active messages)",
+          knobs.OFI_STAGE_SLOT, 2 * transport::ofi::kAmMax);
+  c.stage_from = knobs.OFI_STAGE_FROM;
+  c.stage_slot = knobs.OFI_STAGE_SLOT;
   c.eagain_timeout = knobs.OFI_EAGAIN_TIMEOUT;
   c.me = topo.me;
   for (int n = 0; n < topo.nnodes; ++n) {
@@ -229,6 +234,8 @@ void Runtime::start_node_agent(std::size_t prefix) {
     c.endpoint = endpoint_options("node agent");
     c.senders = topo.procs_outside(topo.my_node());
     c.nprocs = topo.nprocs();
+    c.stage_slot = knobs.OFI_STAGE_FROM ? knobs.OFI_STAGE_SLOT : 0;
+    c.stage_max = knobs.OFI_STAGE_MAX;
     c.ctl = &heap_service->control();
     ofi_agent = std::make_unique<transport::OfiAgent>(c);
     heap_service->set_segment_hook([this](uint32_t idx, void* addr, std::size_t len) {

@@ -7,6 +7,7 @@
 //   armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep]
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -247,6 +248,64 @@ void sweep(int target, char* local, char* remote) {
   }
 }
 
+// The 1 MiB patches the targets name, to another node: accumulate against
+// put, and 2-D strided patches of 256 B and 1 KiB rows (gap = row) against
+// contiguous, each blocking (+ fence where it writes).  Rounds interleave
+// the kinds so a noisy moment hits them all; medians are compared.
+void patches(int target, char* local, char* remote) {
+  constexpr std::size_t kBytes = 1u << 20;
+  const int it = 20, rounds = 7;
+  double one = 1.0;
+  auto contiguous_put = [&] { ARMCI_Put(local, remote, kBytes, target); ARMCI_Fence(target); };
+  auto contiguous_get = [&] { ARMCI_Get(remote, local, kBytes, target); };
+  auto acc = [&] { ARMCI_Acc(ARMCI_ACC_DBL, &one, local, remote, kBytes, target); ARMCI_Fence(target); };
+  auto rows = [&](int w, bool put) {
+    int count[2] = {w, static_cast<int>(kBytes) / w}, stride[1] = {2 * w};
+    if (put) {
+      ARMCI_PutS(local, stride, remote, stride, count, 1, target);
+      ARMCI_Fence(target);
+    } else {
+      ARMCI_GetS(remote, stride, local, stride, count, 1, target);
+    }
+  };
+  enum { Put, Get, Acc, Put256, Get256, Put1K, Get1K, Kinds };
+  const char* names[Kinds] = {"put", "get", "acc", "putS256", "getS256", "putS1K", "getS1K"};
+  std::vector<double> t[Kinds];
+  for (int r = 0; r < rounds; ++r) {
+    t[Put].push_back(per_call(contiguous_put, it, 1));
+    t[Get].push_back(per_call(contiguous_get, it, 1));
+    t[Acc].push_back(per_call(acc, it, 1));
+    t[Put256].push_back(per_call([&] { rows(256, true); }, it, 1));
+    t[Get256].push_back(per_call([&] { rows(256, false); }, it, 1));
+    t[Put1K].push_back(per_call([&] { rows(1024, true); }, it, 1));
+    t[Get1K].push_back(per_call([&] { rows(1024, false); }, it, 1));
+  }
+  double med[Kinds];
+  std::printf("\n1 MiB patches to process %d (another node), median of %d rounds\n", target, rounds);
+  std::printf("%8s %10s %10s\n", "kind", "us", "MB/s");
+  for (int k = 0; k < Kinds; ++k) {
+    std::sort(t[k].begin(), t[k].end());
+    med[k] = t[k][t[k].size() / 2];
+    std::printf("%8s %10.1f %10.0f\n", names[k], med[k] * 1e6, kBytes / med[k] / 1e6);
+    std::printf("RESULT armci_bench patch_%s_1M %.1f us\n", names[k], med[k] * 1e6);
+  }
+  auto bw_ratio = [&](int k, int base) { return med[base] / med[k]; };  // bandwidth of k over base
+  std::printf("RATIO patch_acc_over_put_1M %.3f\n", bw_ratio(Acc, Put));
+  std::printf("RATIO patch_putS256_over_put_1M %.3f\n", bw_ratio(Put256, Put));
+  std::printf("RATIO patch_putS1K_over_put_1M %.3f\n", bw_ratio(Put1K, Put));
+  std::printf("RATIO patch_getS256_over_get_1M %.3f\n", bw_ratio(Get256, Get));
+  std::printf("RATIO patch_getS1K_over_get_1M %.3f\n", bw_ratio(Get1K, Get));
+  verdict("inter-node 1M acc vs put bandwidth", bw_ratio(Acc, Put) >= 0.5, "%.2fx put (>= %.1fx)", bw_ratio(Acc, Put), 0.5);
+  verdict("inter-node 1M put, 256 B rows vs contiguous", bw_ratio(Put256, Put) >= 0.7, "%.2fx (>= %.1fx)",
+          bw_ratio(Put256, Put), 0.7);
+  verdict("inter-node 1M put, 1 KiB rows vs contiguous", bw_ratio(Put1K, Put) >= 0.7, "%.2fx (>= %.1fx)",
+          bw_ratio(Put1K, Put), 0.7);
+  verdict("inter-node 1M get, 256 B rows vs contiguous", bw_ratio(Get256, Get) >= 0.7, "%.2fx (>= %.1fx)",
+          bw_ratio(Get256, Get), 0.7);
+  verdict("inter-node 1M get, 1 KiB rows vs contiguous", bw_ratio(Get1K, Get) >= 0.7, "%.2fx (>= %.1fx)",
+          bw_ratio(Get1K, Get), 0.7);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -388,6 +447,8 @@ int main(int argc, char** argv) {
       verdict("inter-node 1M put bandwidth vs raw", r->pbw_r >= 0.9, "%.2fx raw (>= %.1fx)", r->pbw_r, 0.9);
       verdict("inter-node 1M get bandwidth vs raw", r->gbw_r >= 0.9, "%.2fx raw (>= %.1fx)", r->gbw_r, 0.9);
     }
+    // Rows with equal gaps span twice the payload on both sides.
+    if (inter > 0 && region >= (2u << 20) + 4096) patches(inter, local.data(), tgt_inter);
     if (csv) std::fclose(csv);
   }
   ARMCI_Barrier();

@@ -3,6 +3,7 @@
 // transfers, strided shapes with more pieces than the provider's iov limit.
 // Runs with small heap segments (ARMCI_SHM_SEGMENT=8M in suite.list) so the
 // heap grows during the test.
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -274,6 +275,61 @@ TEST_F(Internode, PackedGetRepliesCountAsRemoteBytes) {
   const long before = mp::ofi_stat("remote_bytes");
   ASSERT_EQ(ARMCI_GetV(&d, 1, peer), 0);
   EXPECT_GE(mp::ofi_stat("remote_bytes") - before, 64 * 512);
+  ARMCI_Barrier();
+}
+
+// Accumulates and packed strided puts big enough to be staged
+// (ARMCI_OFI_STAGE_FROM, 64 KiB by default): written into the agent's slots
+// by RMA, applied on its notice.  Every process sends to every process of
+// the other nodes at once, so slots are reused and notices race; the sums
+// and rows must come out exact, and the staged path must have been taken.
+TEST_F(Internode, StagedAccumulatesAndPutsAreExact) {
+  if (!multi_node()) GTEST_SKIP() << "one node: nothing is staged";
+  const std::size_t n = (slow_provider() ? 32u << 10 : 128u << 10);  // doubles: 256 KiB / 1 MiB
+  const int rows = slow_provider() ? 256 : 1024;
+  constexpr int kRow = 256;
+  const std::size_t region = static_cast<std::size_t>(rows) * nproc() * kRow;
+  mp::Shared<double> sum(n);
+  mp::Shared<char> grid(region);
+  std::memset(sum.mine(), 0, n * sizeof(double));
+  std::memset(grid.mine(), 0, region);
+  std::vector<double> src(n);
+  for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<double>(i % 7 + 1);
+  std::vector<char> mine(static_cast<std::size_t>(rows) * kRow);
+  for (int r = 0; r < rows; ++r) std::memset(mine.data() + r * kRow, (me() * 31 + r) & 0x7f, kRow);
+  const long staged_before = std::max(0L, ARMCI_Ofi_stat("am_staged"));
+  ARMCI_Barrier();
+  const double scale = me() + 1;
+  for (int k = 1; k < nproc(); ++k) {
+    const int p = (me() + k) % nproc();
+    if (ARMCI_Same_node(p)) continue;
+    ASSERT_EQ(ARMCI_Acc(ARMCI_ACC_DBL, const_cast<double*>(&scale), src.data(), sum.of(p),
+                        static_cast<int>(n * sizeof(double)), p), 0);
+    // My rows: every nproc()-th row of the target's grid, starting at mine.
+    int src_stride[1] = {kRow}, dst_stride[1] = {kRow * nproc()}, count[2] = {kRow, rows};
+    ASSERT_EQ(ARMCI_PutS(mine.data(), src_stride, grid.of(p) + me() * kRow, dst_stride, count, 1, p), 0);
+  }
+  ARMCI_AllFence();
+  ARMCI_Barrier();
+  double senders = 0;
+  for (int s = 0; s < nproc(); ++s)
+    if (!ARMCI_Same_node(s)) senders += s + 1;
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(sum.mine()[i], senders * static_cast<double>(i % 7 + 1)) << "element " << i;
+  for (int s = 0; s < nproc(); ++s) {
+    for (int r = 0; r < rows; ++r) {
+      const char* row = grid.mine() + (static_cast<std::size_t>(r) * nproc() + s) * kRow;
+      const char want = ARMCI_Same_node(s) ? 0 : static_cast<char>((s * 31 + r) & 0x7f);
+      for (int b = 0; b < kRow; ++b) ASSERT_EQ(row[b], want) << "sender " << s << " row " << r << " byte " << b;
+    }
+  }
+  const char* from = std::getenv("ARMCI_OFI_STAGE_FROM");
+  const char* atomics = std::getenv("ARMCI_OFI_ATOMICS");
+  // (ARMCI_OFI_STAGE_MAX set: maybe too small to lend anyone slots.)
+  if (!(from && std::string(from) == "0") && !(atomics && std::string(atomics) == "1") &&
+      !std::getenv("ARMCI_OFI_STAGE_MAX")) {
+    EXPECT_GT(ARMCI_Ofi_stat("am_staged"), staged_before) << "nothing went through the staging slots";
+  }
   ARMCI_Barrier();
 }
 

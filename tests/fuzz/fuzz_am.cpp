@@ -87,6 +87,12 @@ void write_seeds(const std::string& dir) {
   } sig{{kHeap + 2048, 8, 1, 4, 0, kHeap + 4096, 1, kHeap + 4104, 1, kHeap + 4112}, "payload"};
   h.op = static_cast<uint16_t>(AmOp::Signal);
   write_seed(dir, "signal", h, &sig, sizeof sig);
+  h = AmHeader{};
+  h.origin = 3;
+  h.op = static_cast<uint16_t>(AmOp::Staged);
+  h.arg0 = 64 << 10;
+  h.arg1 = 4096;
+  write_seed(dir, "staged", h, nullptr, 0);
 }
 
 }  // namespace
@@ -99,7 +105,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   char* base = heap();
-  const AmLimits lim{kHeap, kHeapBytes, 8};
+  AmLimits lim{kHeap, kHeapBytes, 8};
+  lim.stage_slot = 64 << 10;  // the agent's staging slots: notices must land inside them
+  lim.stage_slots = kStageSlots;
   AmView m;
   bool origin_ok = false;
   const char* msg = reinterpret_cast<const char*>(data);
@@ -151,6 +159,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
       l->remote_waiters.load();
       break;
     }
+    case AmOp::Staged:
+      if (h.arg1 > lim.stage_slot || h.arg0 + h.arg1 > lim.stage_slot * lim.stage_slots) std::abort();
+      break;
     default: break;
   }
   // Keep the heap from filling with state that only makes later inputs slower.

@@ -5,6 +5,8 @@
 // messages under the node's shared locks.
 #include <rdma/fi_errno.h>
 
+#include <sys/mman.h>
+
 #include <cstring>
 #include <deque>
 
@@ -38,6 +40,12 @@ struct AgentCtx {
 struct OfiAgentImpl {
   explicit OfiAgentImpl(const OfiAgentContext& c);
   OfiAgentContext cfg;
+  // Unmapped after the endpoint (declared after it) closes its registration.
+  struct Mapping {
+    char* p = nullptr;
+    std::size_t n = 0;
+    ~Mapping() { if (p) munmap(p, n); }
+  } stage_map;
   Endpoint ep;
   int nrecv = 0;  // receives kept posted (am_budget)
   std::vector<char> recv_mem, send_mem;
@@ -57,8 +65,17 @@ struct OfiAgentImpl {
     uint32_t ticket;
   };
   std::vector<Waiter> waiters;
+  // Staging slots lent to senders (first come, first served), each a run of
+  // kStageSlots slots; registered once for remote writes.
+  char* stage_mem = nullptr;
+  std::size_t stage_bytes = 0, stage_span = 0;
+  fid_mr* stage_mr = nullptr;
+  std::vector<int> stage_area;  // by origin rank: its run, -1 none
+  int stage_next = 0;
 
   memory::NodeControl& ctl() { return *cfg.ctl; }
+  AmLimits limits();
+  void setup_staging();
   uintptr_t base() { return ctl().resv_base; }
   void post_recv(int i);
   bool poll();
@@ -98,6 +115,41 @@ OfiAgentImpl::OfiAgentImpl(const OfiAgentContext& c) : cfg(c), ep(c.endpoint) {
   send_ctx.resize(kSendBufs);
   for (int i = kSendBufs - 1; i >= 0; --i) free_send.push_back(i);
   for (int i = 0; i < nrecv; ++i) post_recv(i);
+  setup_staging();
+}
+
+// Room for every sender's slots, up to ARMCI_OFI_STAGE_MAX: pages are touched
+// only by the senders that use them.
+void OfiAgentImpl::setup_staging() {
+  stage_area.assign(static_cast<std::size_t>(cfg.nprocs), -1);
+  if (cfg.stage_slot == 0 || cfg.senders == 0) return;
+  stage_span = cfg.stage_slot * kStageSlots;
+  const std::size_t runs = std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), cfg.stage_max / stage_span);
+  if (runs == 0) return;
+  stage_bytes = runs * stage_span;
+  void* p = mmap(nullptr, stage_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    warn("node agent", "no memory for %zu bytes of staging slots: large accumulates travel as active messages",
+         stage_bytes);
+    stage_bytes = 0;
+    return;
+  }
+  stage_mem = static_cast<char*>(p);
+  stage_map.p = stage_mem;
+  stage_map.n = stage_bytes;
+  stage_mr = ep.register_memory(stage_mem, stage_bytes, FI_REMOTE_WRITE | FI_REMOTE_READ, (uint64_t{1} << 32) - 3);
+  verbose(1, "node agent: %zu staging runs of %u x %zu bytes for %d processes on other nodes", runs, kStageSlots,
+          cfg.stage_slot, cfg.senders);
+}
+
+AmLimits OfiAgentImpl::limits() {
+  AmLimits lim;
+  lim.heap_lo = base();
+  lim.heap_bytes = ctl().heap_bytes.load(std::memory_order_acquire);
+  lim.nprocs = static_cast<uint32_t>(cfg.nprocs);
+  lim.stage_slot = stage_bytes ? cfg.stage_slot : 0;
+  lim.stage_slots = kStageSlots;
+  return lim;
 }
 
 void OfiAgentImpl::post_recv(int i) {
@@ -169,10 +221,7 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len) {
 #include "transports/ofi/am_ops.def"
 #undef X
   };
-  AmLimits lim;
-  lim.heap_lo = base();
-  lim.heap_bytes = ctl().heap_bytes.load(std::memory_order_acquire);
-  lim.nprocs = static_cast<uint32_t>(cfg.nprocs);
+  const AmLimits lim = limits();
   AmView m;
   bool origin_ok = false;
   if (const char* why = am_decode(buf, len, lim, &m, &origin_ok)) {
@@ -281,6 +330,47 @@ bool OfiAgentImpl::on_seg_query(const AmView& m, ReplyHeader& r) {
     }
   }
   return true;
+}
+
+bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
+  int& run = stage_area[m.h.origin];
+  if (run < 0 && stage_bytes && static_cast<std::size_t>(stage_next) < stage_bytes / stage_span) run = stage_next++;
+  if (run < 0) {
+    r.status = ENOSPC;
+    return true;
+  }
+  const std::size_t off = static_cast<std::size_t>(run) * stage_span;
+  r.a = ep.caps.virt_addr ? reinterpret_cast<uint64_t>(stage_mem + off) : off;
+  r.b = cfg.stage_slot;
+  r.c = fi_mr_key(stage_mr);
+  r.value = kStageSlots;
+  return true;
+}
+
+// The sender wrote a whole Acc/PutPieces message into its slot and waited for
+// the write to be delivered before it sent this notice: decode it as if it
+// had arrived as a message, with the same checks.
+bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
+  const int run = stage_area[m.h.origin];
+  if (run < 0) {
+    r.status = EPROTO;
+    return true;
+  }
+  const char* msg = stage_mem + static_cast<std::size_t>(run) * stage_span + m.h.arg0;
+  AmLimits lim = limits();
+  lim.max_len = cfg.stage_slot;
+  AmView inner;
+  bool origin_ok = false;
+  const char* why = am_decode(msg, m.h.arg1, lim, &inner, &origin_ok);
+  if (!why && (inner.h.origin != m.h.origin || inner.h.token != m.h.token)) why = "the message names another origin or token";
+  if (!why && inner.h.op != static_cast<uint16_t>(AmOp::Acc) && inner.h.op != static_cast<uint16_t>(AmOp::PutPieces))
+    why = "the message is neither an accumulate nor a put";
+  if (why) {
+    if (++refused <= 5) warn("node agent", "dropped a staged message from rank %u: %s", m.h.origin, why);
+    r.status = EPROTO;
+    return true;
+  }
+  return on_pieces(inner, r);
 }
 
 bool OfiAgentImpl::poll() {

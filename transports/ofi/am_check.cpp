@@ -28,7 +28,7 @@ const char* check_pieces(const char* body, std::size_t room, const AmLimits& lim
   uint64_t total = 0;
   for (uint32_t i = 0; i < h.npieces; ++i) {
     const PieceWire p = v->piece(i);
-    if (p.len == 0 || p.len > kAmMax) return "piece length out of range";
+    if (p.len == 0 || p.len > lim.max_len) return "piece length out of range";
     if (!am_in_heap(lim, p.addr, p.len)) return "piece outside the node heap";
     if (p.len % es) return "accumulate piece not a whole number of elements";
     total += p.len;
@@ -78,7 +78,7 @@ Signal AmView::to_signal() const {
 const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmView* v, bool* origin_ok) {
   *origin_ok = false;
   if (len < sizeof(AmHeader)) return "shorter than a header";
-  if (len > kAmMax) return "longer than the largest message";
+  if (len > lim.max_len) return "longer than the largest message";
   std::memcpy(&v->h, buf, sizeof v->h);
   const AmHeader& h = v->h;
   if (h.origin >= lim.nprocs) return "origin is not a process of the job";
@@ -107,6 +107,13 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
         return "mutex outside the node heap";
       return nullptr;
     case AmOp::SegQuery: return room ? "segment query carries data" : nullptr;
+    case AmOp::StageQuery: return room ? "staging query carries data" : nullptr;
+    case AmOp::Staged:
+      if (room) return "staged notice carries data";
+      if (lim.stage_slot == 0) return "staged notice, but this agent has no staging";
+      if (h.arg0 % lim.stage_slot || h.arg0 / lim.stage_slot >= lim.stage_slots) return "staging slot out of range";
+      if (h.arg1 < sizeof(AmHeader) || h.arg1 > lim.stage_slot) return "staged message length out of range";
+      return nullptr;
     default: return "unknown kind";
   }
 }

@@ -18,6 +18,9 @@ struct AmLimits {
   uintptr_t heap_lo = 0;      // the node heap's reserved range
   std::size_t heap_bytes = 0;  // bytes mapped so far
   uint32_t nprocs = 0;         // origins must be world ranks
+  std::size_t max_len = kAmMax;  // longest message (a staging slot's size for staged ones)
+  std::size_t stage_slot = 0;    // staging: bytes per slot (0: the agent has no staging)
+  uint32_t stage_slots = 0;      // slots per origin
 };
 
 struct AmView {

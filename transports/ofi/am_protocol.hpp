@@ -42,6 +42,14 @@ inline AmBudget am_budget(std::size_t rx_queue, int senders) {
   return {recvs, static_cast<uint32_t>(w)};
 }
 
+// Staging (ARMCI_OFI_STAGE_*): large accumulates and packed puts are written
+// by RMA into slots the target node's agent lends each sender, then a small
+// Staged notice has the agent apply them: the bytes travel at RMA bandwidth
+// instead of one eager message per 16 KiB.  Two slots per sender: one is
+// filled while the agent applies the other.
+inline constexpr uint32_t kStageSlots = 2;
+inline constexpr uint32_t kStageLocal = 2;  // local slots a process builds messages in
+
 // Room for a signal's payload (mailbox pieces) in one active message.
 inline constexpr std::size_t kSignalPayloadMax = kAmMax - 256;
 

@@ -30,6 +30,7 @@ OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint),
   if (cfg.inject_max) inject_limit = std::min<std::size_t>(inject_limit, cfg.inject_max);
   eagain_timeout = cfg.eagain_timeout;
   pack_below = cfg.pack_below;
+  stage_from = cfg.stage_from && cfg.stage_slot >= 2 * ofi::kAmMax ? cfg.stage_from : 0;
   send_mem.resize(kSendBufs * ofi::kAmMax);
   if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) reply_bufs = static_cast<uint32_t>(caps.rx_size);
   recv_mem.resize(std::size_t{reply_bufs} * ofi::kAmMax);
@@ -133,7 +134,8 @@ bool OfiImpl::progress() {
       fi_cq_err_entry err{};
       fi_cq_readerr(ep.cq, &err, 0);
       auto* c = static_cast<OpCtx*>(err.op_context);
-      const char* kinds[] = {"RMA write", "RMA read", "active message", "reply receive", "atomic"};
+      const char* kinds[] = {"RMA write", "RMA read", "active message", "reply receive", "atomic",
+                             "staging write"};
       int node = c ? c->node : -1;
       fatal("ARMCI", "%s to node %d (agent: rank %d) failed: %s (provider: %s)",
             c ? kinds[static_cast<int>(c->kind)] : "operation", node,
@@ -170,6 +172,12 @@ void OfiImpl::complete(OpCtx* c) {
     case OpKind::Atomic:
       --s.atomics;
       if (c->copy_out) std::memcpy(c->copy_out, send_buf(c->buf) + ofi::kAmMax / 2, c->len);
+      break;
+    case OpKind::StageWrite:
+      --s.stage_writes;
+      stage_local_busy[static_cast<std::size_t>(c->buf)] = 0;
+      stage_local_free.push_back(c->buf);
+      c->buf = -1;  // a staging slot, not a send buffer
       break;
     case OpKind::AmSend:
     case OpKind::ReplyRecv: break;
@@ -357,7 +365,7 @@ void Ofi::progress() {
 bool Ofi::busy() const {
   OfiImpl::Guard g(*impl_);
   for (const NodeState& s : impl_->nodes)
-    if (s.writes || s.reads || s.ams || s.atomics || s.implicit) return true;
+    if (s.writes || s.reads || s.ams || s.atomics || s.implicit || s.stage_writes) return true;
   return impl_->free_send.size() != kSendBufs;  // sends not yet complete
 }
 std::string Ofi::describe() const {

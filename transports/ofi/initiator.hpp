@@ -24,7 +24,7 @@ using ofi::AmHeader;
 using ofi::AmOp;
 using ofi::ReplyHeader;
 
-enum class OpKind : uint8_t { Write, Read, AmSend, ReplyRecv, Atomic };
+enum class OpKind : uint8_t { Write, Read, AmSend, ReplyRecv, Atomic, StageWrite };
 enum class OpClass { Write, Read, Am, Atomic, FetchAtomic };
 
 // Which accumulates and Rmw the provider does natively (fi_atomicvalid at
@@ -58,6 +58,7 @@ struct PendingAm {
   ReplyHeader reply{};
   std::vector<Piece> scatter;  // GetPieces: where the reply's data goes
   Request* req = nullptr;                      // GetPieces: local completion
+  int stage_slot = -1;                         // Staged: the slot the reply frees
 };
 
 // Reply receives a process keeps posted (fewer if the provider's receive
@@ -72,6 +73,12 @@ struct NodeState {
   uint32_t implicit = 0;  // implicit (NULL handle) operations not locally complete
   uint32_t atomics = 0;   // native atomics not yet delivered
   uint32_t window = 1;    // most unanswered active messages allowed (am_budget)
+  // Staging slots the node's agent lent me (initiator_stage.cpp).
+  int8_t stage = 0;        // 0 not asked yet, 1 lent, -1 none
+  uint32_t stage_free = 0;  // bit per slot: free to fill
+  uint32_t stage_writes = 0;  // writes into the slots not yet delivered
+  uint64_t stage_addr = 0, stage_key = 0;
+  std::size_t stage_slot = 0;
 };
 
 struct OfiImpl {
@@ -118,6 +125,13 @@ struct OfiImpl {
   std::vector<fid_mr*> local_mrs;  // FI_MR_LOCAL: my node's segments, by index
   std::size_t inject_limit = 0;
   std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW
+  std::size_t stage_from = 0;     // ARMCI_OFI_STAGE_FROM (0: never)
+  // Where staged messages are built before the RMA write: kStageSlots local
+  // slots of cfg.stage_slot bytes, made at first use.
+  std::vector<char> stage_local;
+  fid_mr* stage_local_mr = nullptr;
+  std::vector<int> stage_local_free;
+  std::vector<uint8_t> stage_local_busy;  // write posted, not yet delivered
   NativeAtomics native;
   double eagain_timeout = 60;
 
@@ -180,6 +194,14 @@ struct OfiImpl {
   void acc(const Target& at, int type, const void* scale, Pieces p);
   void pieces_am(int node, AmOp op, int type, const void* scale, Pieces p,
                  Request* req);
+  // One message of pieces p from (i, done) on into m (cap bytes): header h,
+  // piece table, data; advances (i, done); the pieces taken land in parts.
+  std::size_t fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p, std::size_t& i,
+                          std::size_t& done, std::vector<Piece>& parts);
+
+  // Staging (initiator_stage.cpp): true if the op went that way.
+  bool stage_ready(int node);
+  bool staged(int node, AmOp op, int type, const void* scale, Pieces p);
 
   // Native atomics (initiator_atomic.cpp)
   void probe_atomics();

@@ -34,6 +34,7 @@ uint32_t OfiImpl::new_pending(int node, AmOp op) {
   p.reply = ReplyHeader{};
   p.scatter.clear();  // capacity kept: a reused entry allocates nothing
   p.req = nullptr;
+  p.stage_slot = -1;
   p.in_use = true;
   p.node = node;
   p.op = op;
@@ -81,7 +82,8 @@ void OfiImpl::send_am(int node, int buf, std::size_t len, const char* what) {
 void OfiImpl::wait_reply(uint32_t token, const char* what) {
   wait_until([&] { return pending[token].done; }, what);
   const ReplyHeader& r = pending[token].reply;
-  if (r.status != 0 && r.of != static_cast<uint16_t>(AmOp::SegQuery))
+  // Queries answer "none" in the status; the caller reads it.
+  if (r.status != 0 && r.of != static_cast<uint16_t>(AmOp::SegQuery) && r.of != static_cast<uint16_t>(AmOp::StageQuery))
     fatal("ARMCI", "node %d's agent refused an operation (%s): error %d", pending[token].node, what,
           r.status);
 }
@@ -96,6 +98,7 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
   NodeState& s = nodes[static_cast<std::size_t>(p.node)];
   p.reply = r;
   p.done = true;
+  if (p.stage_slot >= 0) s.stage_free |= 1u << p.stage_slot;
   --s.ams;
   --ams_total;
   const ofi::AmReply kind = ofi::am_reply(p.op);
@@ -118,70 +121,74 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
   free_token(static_cast<uint32_t>(r.token));
 }
 
+std::size_t OfiImpl::fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p, std::size_t& i,
+                                 std::size_t& done, std::vector<Piece>& parts) {
+  const AmOp op = static_cast<AmOp>(h.op);
+  const bool carries_data = op != AmOp::GetPieces;
+  const std::size_t elem = op == AmOp::Acc ? acc_elem_size(h.type) : 1;
+  // Piece table first, data after it (sizes known only once we know how
+  // many pieces fit).  This thread's: callers may let go of the lock.
+  thread_local std::vector<ofi::PieceWire> table;
+  table.clear();
+  parts.clear();
+  std::size_t room = cap - sizeof h;
+  std::size_t data = 0;
+  std::size_t reply_room = kReplyRoom;
+  while (i < p.size()) {
+    const Piece& q = p[i];
+    std::size_t left = q.bytes - done;
+    if (room < sizeof(ofi::PieceWire) + elem) break;
+    std::size_t take = std::min(left, carries_data ? room - sizeof(ofi::PieceWire) : reply_room);
+    take -= take % elem;
+    if (take == 0) break;
+    table.push_back({q.remote + done, take});
+    parts.push_back({static_cast<const char*>(q.local) + done, q.remote + done, take});
+    room -= sizeof(ofi::PieceWire);
+    if (carries_data) room -= take;
+    else reply_room -= take;
+    data += carries_data ? take : 0;
+    done += take;
+    if (done == q.bytes) {
+      ++i;
+      done = 0;
+    }
+    if (!carries_data && reply_room == 0) break;
+  }
+  h.npieces = static_cast<uint32_t>(table.size());
+  h.payload = static_cast<uint32_t>(data);
+  std::memcpy(m, &h, sizeof h);
+  std::memcpy(m + sizeof h, table.data(), table.size() * sizeof(ofi::PieceWire));
+  char* d = m + sizeof h + table.size() * sizeof(ofi::PieceWire);
+  if (carries_data)
+    for (const auto& q : parts) {
+      std::memcpy(d, q.local, q.bytes);
+      d += q.bytes;
+    }
+  stats.remote_bytes += data;
+  return static_cast<std::size_t>(d - m);
+}
+
 void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
                         Pieces p, Request* req) {
-  const bool carries_data = op != AmOp::GetPieces;
-  const std::size_t elem = op == AmOp::Acc ? acc_elem_size(type) : 1;
+  thread_local std::vector<Piece> parts;
   std::size_t i = 0, done_in_piece = 0;
   while (i < p.size()) {
+    // The token first: new_pending may let go of the lock while it waits.
+    uint32_t t = new_pending(node, op);
     int b = take_send_buf();
-    char* m = send_buf(b);
     AmHeader h{};
     h.op = static_cast<uint16_t>(op);
     h.type = static_cast<uint16_t>(type);
     h.origin = static_cast<uint32_t>(cfg.me);
-    if (scale) std::memcpy(h.scale, scale, acc_scale_size(type));
-    // Fill the message: piece table first, data after it (sizes known only
-    // once we know how many pieces fit).
-    // This thread's: new_pending below may let go of the lock.
-    thread_local std::vector<ofi::PieceWire> table;
-    thread_local std::vector<Piece> parts;
-    table.clear();
-    parts.clear();
-    std::size_t room = ofi::kAmMax - sizeof h;
-    std::size_t data = 0;
-    std::size_t reply_room = kReplyRoom;
-    while (i < p.size()) {
-      const Piece& q = p[i];
-      std::size_t left = q.bytes - done_in_piece;
-      if (room < sizeof(ofi::PieceWire) + elem) break;
-      std::size_t cap = carries_data ? room - sizeof(ofi::PieceWire) : reply_room;
-      std::size_t take = std::min(left, cap);
-      take -= take % elem;
-      if (take == 0) break;
-      table.push_back({q.remote + done_in_piece, take});
-      parts.push_back({static_cast<const char*>(q.local) + done_in_piece, q.remote + done_in_piece, take});
-      room -= sizeof(ofi::PieceWire);
-      if (carries_data) room -= take;
-      else reply_room -= take;
-      data += carries_data ? take : 0;
-      done_in_piece += take;
-      if (done_in_piece == q.bytes) {
-        ++i;
-        done_in_piece = 0;
-      }
-      if (!carries_data && reply_room == 0) break;
-    }
-    h.npieces = static_cast<uint32_t>(table.size());
-    h.payload = static_cast<uint32_t>(data);
-    uint32_t t = new_pending(node, op);
     h.token = t;
-    std::memcpy(m, &h, sizeof h);
-    std::memcpy(m + sizeof h, table.data(), table.size() * sizeof(ofi::PieceWire));
-    char* d = m + sizeof h + table.size() * sizeof(ofi::PieceWire);
-    if (carries_data)
-      for (const auto& q : parts) {
-        std::memcpy(d, q.local, q.bytes);
-        d += q.bytes;
-      }
+    if (scale) std::memcpy(h.scale, scale, acc_scale_size(type));
+    std::size_t len = fill_pieces(send_buf(b), ofi::kAmMax, h, p, i, done_in_piece, parts);
     if (op == AmOp::GetPieces) {
       pending[t].scatter.assign(parts.begin(), parts.end());  // keeps the entry's capacity
       pending[t].req = req;
       account_local(node, req);
     }
-    std::size_t len = static_cast<std::size_t>(d - m);
     send_am(node, b, len, "active message");
-    stats.remote_bytes += data;
   }
 }
 
@@ -189,6 +196,7 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
 void OfiImpl::acc(const Target& at, int type, const void* scale, Pieces p) {
   if (native_acc_ok(type)) return native_acc(at, type, scale, p);
   order(at.node, OpClass::Am);
+  if (staged(at.node, AmOp::Acc, type, scale, p)) return;
   pieces_am(at.node, AmOp::Acc, type, scale, p, nullptr);
 }
 

@@ -1,0 +1,93 @@
+// The node agent's checks on staged notices and on messages read from a
+// staging slot (transports/ofi/am_check.hpp): a notice must name one of the
+// sender's own slots and a length that fits it; a message in a slot may be
+// longer than an active message, but only when decoded as a staged one.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "armci/armci.h"
+#include "transports/ofi/am_check.hpp"
+
+using namespace armci::transport::ofi;
+
+namespace {
+
+constexpr uintptr_t kHeap = 0x100000;
+constexpr std::size_t kSlot = 256 << 10;
+
+AmLimits staging_limits() {
+  AmLimits lim{kHeap, 8 << 20, 4};
+  lim.stage_slot = kSlot;
+  lim.stage_slots = kStageSlots;
+  return lim;
+}
+
+const char* decode_notice(const AmLimits& lim, uint64_t off, uint64_t len) {
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::Staged);
+  h.origin = 1;
+  h.arg0 = off;
+  h.arg1 = len;
+  AmView v;
+  bool origin_ok = false;
+  return am_decode(reinterpret_cast<const char*>(&h), sizeof h, lim, &v, &origin_ok);
+}
+
+// A PutPieces message of one piece of n bytes, as the initiator builds it.
+std::vector<char> put_message(std::size_t n) {
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::PutPieces);
+  h.origin = 2;
+  h.npieces = 1;
+  h.payload = static_cast<uint32_t>(n);
+  const PieceWire p{kHeap + 64, n};
+  std::vector<char> m(sizeof h + sizeof p + n, 'x');
+  std::memcpy(m.data(), &h, sizeof h);
+  std::memcpy(m.data() + sizeof h, &p, sizeof p);
+  return m;
+}
+
+}  // namespace
+
+TEST(AmStage, NoticeInsideItsSlotsIsAccepted) {
+  const AmLimits lim = staging_limits();
+  EXPECT_EQ(decode_notice(lim, 0, sizeof(AmHeader) + 100), nullptr);
+  EXPECT_EQ(decode_notice(lim, kSlot * (kStageSlots - 1), kSlot), nullptr);
+}
+
+TEST(AmStage, NoticeOutsideItsSlotsIsRefused) {
+  const AmLimits lim = staging_limits();
+  EXPECT_NE(decode_notice(lim, kSlot * kStageSlots, 4096), nullptr) << "slot past the sender's run";
+  EXPECT_NE(decode_notice(lim, 100, 4096), nullptr) << "offset inside a slot";
+  EXPECT_NE(decode_notice(lim, 0, kSlot + 1), nullptr) << "longer than a slot";
+  EXPECT_NE(decode_notice(lim, 0, 8), nullptr) << "shorter than a header";
+  AmLimits none = lim;
+  none.stage_slot = 0;
+  EXPECT_NE(decode_notice(none, 0, 4096), nullptr) << "agent without staging";
+}
+
+TEST(AmStage, SlotSizedMessagesDecodeOnlyAsStaged) {
+  const std::vector<char> m = put_message(100 << 10);
+  AmView v;
+  bool origin_ok = false;
+  AmLimits lim = staging_limits();
+  EXPECT_NE(am_decode(m.data(), m.size(), lim, &v, &origin_ok), nullptr)
+      << "a 100 KiB message arriving as an active message";
+  lim.max_len = kSlot;
+  ASSERT_EQ(am_decode(m.data(), m.size(), lim, &v, &origin_ok), nullptr);
+  EXPECT_EQ(v.piece(0).len, 100u << 10);
+  EXPECT_EQ(v.h.payload, 100u << 10);
+}
+
+TEST(AmStage, StagedPiecesStayInTheHeap) {
+  std::vector<char> m = put_message(64 << 10);
+  PieceWire p{kHeap + (8 << 20) - 1024, 64 << 10};  // runs past the heap's end
+  std::memcpy(m.data() + sizeof(AmHeader), &p, sizeof p);
+  AmLimits lim = staging_limits();
+  lim.max_len = kSlot;
+  AmView v;
+  bool origin_ok = false;
+  EXPECT_NE(am_decode(m.data(), m.size(), lim, &v, &origin_ok), nullptr);
+}
