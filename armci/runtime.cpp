@@ -50,9 +50,10 @@ transport::OfiContext Runtime::ofi_context() {
   c.endpoint = endpoint_options("initiator");
   c.inject_max = knobs.OFI_INJECT;
   c.pack_below = knobs.OFI_PACK_BELOW;
-  if (knobs.OFI_STAGE_FROM && knobs.OFI_STAGE_SLOT < 2 * transport::ofi::kAmMax)
-    fatal("ARMCI_Init", "ARMCI_OFI_STAGE_SLOT=%zu is below the %zu bytes a staging slot must hold (two active messages)",
-          knobs.OFI_STAGE_SLOT, 2 * transport::ofi::kAmMax);
+  if (knobs.OFI_STAGE_FROM &&
+      (knobs.OFI_STAGE_SLOT < 2 * transport::ofi::kAmMax || knobs.OFI_STAGE_SLOT > (std::size_t{1} << 30)))
+    fatal("ARMCI_Init", "ARMCI_OFI_STAGE_SLOT=%zu: a staging slot must hold between %zu bytes (two active messages) "
+          "and 1 GiB", knobs.OFI_STAGE_SLOT, 2 * transport::ofi::kAmMax);
   c.stage_from = knobs.OFI_STAGE_FROM;
   c.stage_slot = knobs.OFI_STAGE_SLOT;
   c.eagain_timeout = knobs.OFI_EAGAIN_TIMEOUT;

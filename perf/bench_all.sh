@@ -51,6 +51,11 @@ awk -F, -v cores="$(nproc)" '$1 == "merge" { t[$3, $4] = $5; s[$4] = 1 }
 command -v gnuplot >/dev/null &&
   gnuplot -e "csv='$gm'; out='$out/ga_mirror_bench.png'" "$src/perf/ga_mirror_plot.gp"
 
+progress "ga_taskfarm: tasks from a shared counter on 1, 2, 4 processor groups, 4 processes on 2 virtual nodes (~1 min)"
+ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/ga_taskfarm" --csv "$out/ga_taskfarm.csv" 2>&1 | tee "$out/ga_taskfarm.txt"
+command -v gnuplot >/dev/null &&
+  gnuplot -e "csv='$out/ga_taskfarm.csv'; out='$out/ga_taskfarm.png'" "$src/perf/ga_taskfarm_plot.gp"
+
 if [ $ga = 1 ]; then
   progress "ga_compare: GA 5.9.2 on armci-ofi vs GA on its own runtimes (builds GA on first use)"
   ARMCI_COMPARE_OUT="$out" bash "$src/perf/ga_compare.sh" "$build" "$src" 2>&1 | tee "$out/ga_compare.txt"

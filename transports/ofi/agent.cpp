@@ -46,9 +46,9 @@ struct OfiAgentImpl {
     std::size_t n = 0;
     ~Mapping() { if (p) munmap(p, n); }
   } stage_map;
+  std::vector<char> recv_mem, send_mem;  // before ep, like the mapping
   Endpoint ep;
   int nrecv = 0;  // receives kept posted (am_budget)
-  std::vector<char> recv_mem, send_mem;
   fid_mr* recv_mr = nullptr;
   fid_mr* send_mr = nullptr;
   std::vector<AgentCtx> recv_ctx, send_ctx;
@@ -71,6 +71,7 @@ struct OfiAgentImpl {
   std::size_t stage_bytes = 0, stage_span = 0;
   fid_mr* stage_mr = nullptr;
   std::vector<int> stage_area;  // by origin rank: its run, -1 none
+  std::vector<char> stage_copy;  // a staged message's header and piece table, out of reach of senders
   int stage_next = 0;
 
   memory::NodeControl& ctl() { return *cfg.ctl; }
@@ -118,8 +119,9 @@ OfiAgentImpl::OfiAgentImpl(const OfiAgentContext& c) : cfg(c), ep(c.endpoint) {
   setup_staging();
 }
 
-// Room for every sender's slots, up to ARMCI_OFI_STAGE_MAX: pages are touched
-// only by the senders that use them.
+// Room for every sender's slots, up to ARMCI_OFI_STAGE_MAX.  Pages are touched
+// only by the senders that use them, unless the provider pins memory at
+// registration (verbs): then all of it is resident from start-up.
 void OfiAgentImpl::setup_staging() {
   stage_area.assign(static_cast<std::size_t>(cfg.nprocs), -1);
   if (cfg.stage_slot == 0 || cfg.senders == 0) return;
@@ -137,7 +139,7 @@ void OfiAgentImpl::setup_staging() {
   stage_mem = static_cast<char*>(p);
   stage_map.p = stage_mem;
   stage_map.n = stage_bytes;
-  stage_mr = ep.register_memory(stage_mem, stage_bytes, FI_REMOTE_WRITE | FI_REMOTE_READ, (uint64_t{1} << 32) - 3);
+  stage_mr = ep.register_memory(stage_mem, stage_bytes, FI_REMOTE_WRITE, (uint64_t{1} << 32) - 3);
   verbose(1, "node agent: %zu staging runs of %u x %zu bytes for %d processes on other nodes", runs, kStageSlots,
           cfg.stage_slot, cfg.senders);
 }
@@ -347,9 +349,11 @@ bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
   return true;
 }
 
-// The sender wrote a whole Acc/PutPieces message into its slot and waited for
-// the write to be delivered before it sent this notice: decode it as if it
-// had arrived as a message, with the same checks.
+// The sender wrote a whole Acc/PutPieces message into its slot (delivered
+// before this notice: FI_ORDER_SAW, or the sender waited for the write).
+// Senders can write the slot at any time, so the header and piece table are
+// copied out before they are checked and used; the data is read in place
+// (a change there alters values, never addresses).
 bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
   const int run = stage_area[m.h.origin];
   if (run < 0) {
@@ -357,11 +361,19 @@ bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
     return true;
   }
   const char* msg = stage_mem + static_cast<std::size_t>(run) * stage_span + m.h.arg0;
+  const std::size_t len = m.h.arg1;  // am_decode bounded it by the slot
+  AmHeader h;
+  std::memcpy(&h, msg, sizeof h);
+  const std::size_t head = sizeof h + std::min<std::size_t>(uint64_t{h.npieces} * sizeof(PieceWire), len - sizeof h);
+  if (stage_copy.size() < cfg.stage_slot) stage_copy.resize(cfg.stage_slot);
+  std::memcpy(stage_copy.data(), &h, sizeof h);
+  std::memcpy(stage_copy.data() + sizeof h, msg + sizeof h, head - sizeof h);
   AmLimits lim = limits();
   lim.max_len = cfg.stage_slot;
   AmView inner;
   bool origin_ok = false;
-  const char* why = am_decode(msg, m.h.arg1, lim, &inner, &origin_ok);
+  // Checks read only the header and the table: both are the copy.
+  const char* why = am_decode(stage_copy.data(), len, lim, &inner, &origin_ok);
   if (!why && (inner.h.origin != m.h.origin || inner.h.token != m.h.token)) why = "the message names another origin or token";
   if (!why && inner.h.op != static_cast<uint16_t>(AmOp::Acc) && inner.h.op != static_cast<uint16_t>(AmOp::PutPieces))
     why = "the message is neither an accumulate nor a put";
@@ -370,6 +382,7 @@ bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
     r.status = EPROTO;
     return true;
   }
+  inner.data = msg + (inner.data - stage_copy.data());
   return on_pieces(inner, r);
 }
 

@@ -175,7 +175,7 @@ void OfiImpl::complete(OpCtx* c) {
       break;
     case OpKind::StageWrite:
       --s.stage_writes;
-      stage_local_busy[static_cast<std::size_t>(c->buf)] = 0;
+      ++stage_local_gen[static_cast<std::size_t>(c->buf)];
       stage_local_free.push_back(c->buf);
       c->buf = -1;  // a staging slot, not a send buffer
       break;

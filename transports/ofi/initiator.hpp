@@ -107,12 +107,13 @@ struct OfiImpl {
     f();
     if (threaded) mu.lock();
   }
+  std::vector<char> send_mem, recv_mem, stage_local;
   ofi::Endpoint ep;
   ofi::Caps& caps;
   std::vector<NodeState> nodes;
   ofi::RemoteSegments segs;
-  // Buffer pools (registered when the provider wants local descriptors).
-  std::vector<char> send_mem, recv_mem;
+  // Buffer pools (registered when the provider wants local descriptors;
+  // the memory is declared before ep so it outlives the registrations).
   fid_mr* send_mr = nullptr;
   fid_mr* recv_mr = nullptr;
   std::vector<int> free_send;
@@ -128,10 +129,9 @@ struct OfiImpl {
   std::size_t stage_from = 0;     // ARMCI_OFI_STAGE_FROM (0: never)
   // Where staged messages are built before the RMA write: kStageSlots local
   // slots of cfg.stage_slot bytes, made at first use.
-  std::vector<char> stage_local;
   fid_mr* stage_local_mr = nullptr;
   std::vector<int> stage_local_free;
-  std::vector<uint8_t> stage_local_busy;  // write posted, not yet delivered
+  std::vector<uint32_t> stage_local_gen;  // writes from each local slot completed so far
   NativeAtomics native;
   double eagain_timeout = 60;
 

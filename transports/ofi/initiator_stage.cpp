@@ -32,7 +32,7 @@ bool OfiImpl::stage_ready(int node) {
     stage_local.resize(ofi::kStageLocal * cfg.stage_slot);
     if (caps.mr_local)
       stage_local_mr = ep.register_memory(stage_local.data(), stage_local.size(), FI_WRITE, (uint64_t{1} << 32) - 4);
-    stage_local_busy.assign(ofi::kStageLocal, 0);
+    stage_local_gen.assign(ofi::kStageLocal, 0);
     for (int i = static_cast<int>(ofi::kStageLocal) - 1; i >= 0; --i) stage_local_free.push_back(i);
   }
   s.stage_addr = r.a;
@@ -53,6 +53,7 @@ bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
   const std::size_t remote_slot_bytes = s.stage_slot;                   // the agent's slot stride
   struct Flight {
     int local;
+    uint32_t gen;  // the local slot's completions before this write
     uint32_t token;
     int slot;
     std::size_t len;
@@ -68,8 +69,8 @@ bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
   const bool saw = caps.has(FI_ORDER_SAW);
   auto announce_oldest = [&] {
     const Flight f = flight[head++];
-    if (!saw)
-      wait_until([&] { return stage_local_busy[static_cast<std::size_t>(f.local)] == 0; },
+    if (!saw)  // this write, not a later one that reused its local slot
+      wait_until([&] { return stage_local_gen[static_cast<std::size_t>(f.local)] != f.gen; },
                  "a write into another node's staging slot");
     AmHeader h{};
     h.op = static_cast<uint16_t>(AmOp::Staged);
@@ -82,6 +83,12 @@ bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
     send_am(node, b, sizeof h, "staged notice");
   };
   while (i < p.size()) {
+    // A written chunk holds a token until announced: announce it before
+    // waiting for a token only its answer would free.
+    if (head < flight.size() && (s.ams >= s.window || ams_total >= reply_bufs)) {
+      announce_oldest();
+      continue;
+    }
     if (s.stage_free == 0 || stage_local_free.empty()) {
       // Announce what is written (its reply frees a slot), or wait for a
       // reply to earlier chunks.
@@ -108,7 +115,7 @@ bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
     const std::size_t len = fill_pieces(m, slot_bytes, h, p, i, done, parts);
     OpCtx* c = ctx(OpKind::StageWrite, node, nullptr, false);
     c->buf = l;
-    stage_local_busy[static_cast<std::size_t>(l)] = 1;
+    const uint32_t gen = stage_local_gen[static_cast<std::size_t>(l)];
     ++s.stage_writes;
     iovec iov{m, len};
     void* desc = stage_local_mr ? fi_mr_desc(stage_local_mr) : nullptr;
@@ -127,7 +134,7 @@ bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
     post([&] { return fi_writemsg(ep.ep, &msg, done_at | FI_COMPLETION); }, node,
          "fi_writemsg (staging)");
     ++stats.remote_ops;
-    flight.push_back({l, t, slot, len});
+    flight.push_back({l, gen, t, slot, len});
     if (saw) announce_oldest();
   }
   while (head < flight.size()) announce_oldest();
