@@ -154,4 +154,9 @@ void ARMCIX_Profile_note(int kind, int proc, long bytes) {
   ARMCI_API_CATCH_VOID
 }
 
+const char* ARMCIX_Trace_prefix(void) {
+  Runtime* r = Runtime::instance();
+  return r && !r->knobs.TRACE.empty() ? r->knobs.TRACE.c_str() : nullptr;
+}
+
 }  // extern "C"

@@ -47,6 +47,10 @@ enum { ARMCIX_PROFILE_PUT = 0, ARMCIX_PROFILE_GET = 1, ARMCIX_PROFILE_ACC = 2 };
 int ARMCIX_Profiling(void);
 void ARMCIX_Profile_note(int kind, int proc, long bytes);
 
+/* ARMCI_TRACE for layers above: the path prefix their access trace goes to,
+ * or NULL when tracing is off.  Valid until ARMCI_Finalize. */
+const char *ARMCIX_Trace_prefix(void);
+
 #ifdef __cplusplus
 }
 #endif

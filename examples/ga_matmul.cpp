@@ -6,13 +6,15 @@
 //                its processes splitting the band by columns, writes it into
 //                its zeroed copy of C, and GA_Merge_mirrored sums the copies.
 // Prints compute and merge times, network bytes, and the difference of the
-// two results.
-//   ARMCI_VNODES=2 armcirun -n 4 examples/ga_matmul [N]
+// two results; --csv FILE appends them as one row (perf/bench_all.sh plots
+// the rows of several process counts).
+//   ARMCI_VNODES=2 armcirun -n 4 examples/ga_matmul [N] [--csv FILE]
 #include <cblas.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "example_util.hpp"
@@ -36,7 +38,14 @@ void fill(int g, int n, double salt) {
 
 int main(int argc, char** argv) {
   GA_Initialize_args(&argc, &argv);
-  const int n = argc > 1 ? std::atoi(argv[1]) : 1025;
+  int n = 1025;
+  std::string csv;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--csv" && i + 1 < argc) csv = argv[++i];
+    else n = std::atoi(argv[i]);
+  }
+  if (n < 1) GA_Error(const_cast<char*>("ga_matmul: usage: ga_matmul [N] [--csv FILE]"), n);
   const int me = GA_Nodeid(), nproc = GA_Nnodes();
   const int nnodes = GA_Cluster_nnodes(), node = GA_Cluster_nodeid();
   int dims[2] = {n, n};
@@ -126,6 +135,12 @@ int main(int argc, char** argv) {
     std::printf("  mirrored GA_Dgemm (library) : %8.3f s                    network %10ld bytes\n", t_lib,
                 b_lib);
     std::printf("  max |C_distributed - C_mirrored| = %.3g\n", err);
+    if (FILE* f = csv.empty() ? nullptr : std::fopen(csv.c_str(), "a")) {
+      // procs,nodes,n,distributed_s,copy_s,compute_s,merge_s,library_mirrored_s,max_err
+      std::fprintf(f, "%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.3g\n", nproc, nnodes, n, t_dist, t_copy, t_comp, t_merge,
+                   t_lib, err);
+      std::fclose(f);
+    }
   }
   GA_Destroy(cm);
   GA_Destroy(bm);

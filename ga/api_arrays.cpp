@@ -103,6 +103,7 @@ void GA_Terminate(void) {
     Registry* r = reg_or_null();
     if (!r) return;
     r->groups.clear();
+    if (r->trace) r->trace->write();
     ARMCI_AllFence();
     armci_msg_barrier();
     reg_destroy();

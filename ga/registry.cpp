@@ -1,5 +1,6 @@
 #include "ga/registry.hpp"
 
+#include "armci/armcix.h"
 #include "ga/errors.hpp"
 #include "message.h"
 
@@ -25,6 +26,7 @@ void reg_create() {
   r.my_node = armci_domain_my_id(ARMCI_DOMAIN_SMP);
   for (int p = 0; p < r.nprocs; ++p) r.node_of.push_back(armci_domain_id(ARMCI_DOMAIN_SMP, p));
   r.groups.init(r.nprocs, r.me);
+  if (const char* prefix = ARMCIX_Trace_prefix()) r.trace = std::make_unique<Trace>(prefix, r.me, r.nprocs);
 }
 
 void reg_destroy() {

@@ -8,6 +8,7 @@
 #include "armci.h"
 #include "ga/array.hpp"
 #include "ga/groups.hpp"
+#include "ga/trace.hpp"
 
 namespace ga {
 
@@ -33,6 +34,7 @@ class Registry {
   bool skip_first_sync = false, skip_last_sync = false;  // GA_Mask_sync
   bool skip_end_sync = false;                            // the running collective's closing sync
   int init_count = 0;
+  std::unique_ptr<Trace> trace;  // ARMCI_TRACE set
 
   // Valid, allocated array that this process may use.
   Array& array(const char* call, int g);

@@ -51,6 +51,21 @@ awk -F, -v cores="$(nproc)" '$1 == "merge" { t[$3, $4] = $5; s[$4] = 1 }
 command -v gnuplot >/dev/null &&
   gnuplot -e "csv='$gm'; out='$out/ga_mirror_bench.png'" "$src/perf/ga_mirror_plot.gp"
 
+progress "ga_matmul: 1025 x 1025 C = A B, distributed vs mirrored (copy, compute, merge) at 1, 2, 4 processes (~2 min)"
+mm="$out/ga_matmul.csv"
+echo "procs,nodes,n,distributed_s,copy_s,compute_s,merge_s,library_mirrored_s,max_err" >"$mm"
+for p in 1 2 4; do
+  ARMCI_VNODES=$((p < 2 ? 1 : 2)) "$build/armcirun" -n $p "$build/examples/ga_matmul" 1025 --csv "$mm" 2>&1
+done | tee "$out/ga_matmul.txt"
+# Where its traffic goes: shared memory or the network, per operation.
+ARMCI_PROFILE="$out/ga_matmul_profile.txt" ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/examples/ga_matmul" 1025 >/dev/null 2>&1
+command -v gnuplot >/dev/null &&
+  gnuplot -e "csv='$mm'; out='$out/ga_matmul.png'" "$src/perf/ga_matmul_plot.gp"
+# And where its processes waited on each array (ARMCI_TRACE heat maps).
+mkdir -p "$out/trace"
+ARMCI_TRACE="$out/trace/ga_matmul" ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/examples/ga_matmul" 1025 >/dev/null 2>&1 &&
+  "$build/tools/armci_trace_map" "$out/trace/ga_matmul" | tee "$out/ga_matmul_trace.txt"
+
 progress "ga_taskfarm: tasks from a shared counter on 1, 2, 4 processor groups, 4 processes on 2 virtual nodes (~1 min)"
 ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/ga_taskfarm" --csv "$out/ga_taskfarm.csv" 2>&1 | tee "$out/ga_taskfarm.txt"
 command -v gnuplot >/dev/null &&
