@@ -420,6 +420,59 @@ int main(int argc, char** argv) {
     }
     ARMCI_Barrier();
   }
+  // Message rate to the other node: windows of small non-blocking puts
+  // (then a fence: delivered) and gets (then a wait), against the same
+  // windows of raw writes (delivery-complete) and reads, alternated.
+  std::vector<std::string> rate_verdicts;
+  if (inter > 0) {
+    char* remote = static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]);
+    if (me == 0)
+      std::printf("\nMessage rate to process %d (another node): us per operation, W in flight\n%6s %5s %10s %10s %10s %10s %8s %8s\n",
+                  inter, "bytes", "W", "put_us", "rawW_us", "get_us", "rawR_us", "put/raw", "get/raw");
+    for (std::size_t b : {std::size_t{8}, std::size_t{64}}) {
+      for (int w : {1, 16, 256}) {
+        ARMCI_Barrier();
+        if (me == 0) {
+          char* l = local.data();
+          auto puts = [&] {
+            for (int k = 0; k < w; ++k)
+              ARMCI_NbPut(l + (k % 8) * b, remote + (k % 8) * b, static_cast<int>(b), inter, nullptr);
+            ARMCI_Fence(inter);
+          };
+          auto gets = [&] {
+            for (int k = 0; k < w; ++k)
+              ARMCI_NbGet(remote + (k % 8) * b, l + (k % 8) * b, static_cast<int>(b), inter, nullptr);
+            ARMCI_WaitAll();
+          };
+          const int it = std::max(3, 2000 / w);
+          const double put = per_call(puts, it, 3) / w, get = per_call(gets, it, 3) / w;
+          RawSession::Rate raw_rate;
+          if (raw.active()) {
+            raw_rate = raw.rate(b, w);
+            raw.done();
+          }
+          // Rates: raw time per op over ours (1 = as fast as raw).
+          const double pr = raw_rate.write_s > 0 ? raw_rate.write_s / put : std::nan("");
+          const double gr = raw_rate.read_s > 0 ? raw_rate.read_s / get : std::nan("");
+          std::printf("%6zu %5d %10.2f %10.2f %10.2f %10.2f %8.2f %8.2f\n", b, w, put * 1e6, raw_rate.write_s * 1e6,
+                      get * 1e6, raw_rate.read_s * 1e6, pr, gr);
+          std::printf("RESULT armci_bench rate_put_%zu_w%d %.3f us\nRESULT armci_bench rate_get_%zu_w%d %.3f us\n", b, w,
+                      put * 1e6, b, w, get * 1e6);
+          std::printf("RATIO rate_put_%zu_w%d_vs_raw %.3f\nRATIO rate_get_%zu_w%d_vs_raw %.3f\n", b, w, pr, b, w, gr);
+          if (w == 256) {
+            char line[160];
+            std::snprintf(line, sizeof line, "inter-node message rate, %zu B puts, W=256, vs raw", b);
+            rate_verdicts.push_back(line + std::string("|") + std::to_string(pr));
+            std::snprintf(line, sizeof line, "inter-node message rate, %zu B gets, W=256, vs raw", b);
+            rate_verdicts.push_back(line + std::string("|") + std::to_string(gr));
+          }
+        } else if (raw.active()) {
+          raw.serve();
+        }
+      }
+    }
+    ARMCI_Barrier();
+  }
   if (me == 0) {
     std::printf("\n");
     char* tgt_intra = intra > 0 ? static_cast<char*>(ptrs[static_cast<std::size_t>(intra)]) : nullptr;
@@ -446,6 +499,11 @@ int main(int argc, char** argv) {
     if (const Row* r = row_of(inter_rows, 1u << 20); r && r->raw.write_bw_mbs > 0) {
       verdict("inter-node 1M put bandwidth vs raw", r->pbw_r >= 0.9, "%.2fx raw (>= %.1fx)", r->pbw_r, 0.9);
       verdict("inter-node 1M get bandwidth vs raw", r->gbw_r >= 0.9, "%.2fx raw (>= %.1fx)", r->gbw_r, 0.9);
+    }
+    for (const std::string& v : rate_verdicts) {
+      const std::size_t bar = v.find('|');
+      const double x = std::atof(v.c_str() + bar + 1);
+      verdict(v.substr(0, bar).c_str(), x >= 0.8, "%.2fx raw rate (>= %.1fx)", x, 0.8);
     }
     // Rows with equal gaps span twice the payload on both sides.
     if (inter > 0 && region >= (2u << 20) + 4096) patches(inter, local.data(), tgt_inter);

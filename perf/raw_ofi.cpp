@@ -68,7 +68,7 @@ struct RawSession::Impl {
   fid_mr* mr = nullptr;
   void* desc = nullptr;
   uint64_t raddr = 0, rkey = 0;
-  fi_context2 ctx[64];
+  fi_context2 ctx[256];
 };
 
 RawSession::RawSession(int origin, int target, std::size_t max_bytes, int window) {
@@ -149,6 +149,36 @@ RawResult RawSession::measure(std::size_t bytes) {
   double rs = per_call([&] { for (int k = 0; k < w; ++k) one(false, k, 0); wait_completions(m.ep, w); }, bw_iters, 3);
   r.write_bw_mbs = mbps(bytes * static_cast<std::size_t>(w), ws);
   r.read_bw_mbs = mbps(bytes * static_cast<std::size_t>(w), rs);
+  return r;
+}
+
+RawSession::Rate RawSession::rate(std::size_t bytes, int window) {
+  Impl& m = *impl_;
+  const int w = std::min(window, 256);
+  auto burst = [&](bool write) {
+    for (int k = 0; k < w; ++k) {
+      // Windows beyond the buffer's slots reuse them: only the rate counts.
+      const std::size_t at = static_cast<std::size_t>(k % m.window) * m.slot;
+      iovec iov{m.buf.data() + at, bytes};
+      fi_rma_iov rma{m.raddr + at, bytes, m.rkey};
+      fi_msg_rma msg{};
+      msg.msg_iov = &iov;
+      msg.desc = &m.desc;
+      msg.iov_count = 1;
+      msg.addr = 0;
+      msg.rma_iov = &rma;
+      msg.rma_iov_count = 1;
+      msg.context = &m.ctx[k];
+      const uint64_t wflags = FI_DELIVERY_COMPLETE | FI_COMPLETION | (bytes <= m.ep.caps.inject ? FI_INJECT : 0);
+      if (write) post(m.ep, [&] { return fi_writemsg(m.ep.ep, &msg, wflags); });
+      else post(m.ep, [&] { return fi_readmsg(m.ep.ep, &msg, FI_COMPLETION); });
+    }
+    wait_completions(m.ep, w);
+  };
+  const int iters = std::max(3, 2000 / w);
+  Rate r;
+  r.write_s = per_call([&] { burst(true); }, iters, 3) / w;
+  r.read_s = per_call([&] { burst(false); }, iters, 3) / w;
   return r;
 }
 

@@ -24,6 +24,12 @@ class RawSession {
   ~RawSession();
   // Origin: one measurement (the target serves it from serve()).
   RawResult measure(std::size_t bytes);
+  // Origin: seconds per operation with `window` small (<= max_bytes)
+  // writes (delivery-complete) or reads in flight, windows up to 256.
+  struct Rate {
+    double write_s = 0, read_s = 0;
+  };
+  Rate rate(std::size_t bytes, int window);
   // Target: drive progress for the origin's measurements until it says done.
   void serve();
   // Origin: tell the target to stop serving this round.
