@@ -51,17 +51,13 @@ void transfer(const char* call, Op op, int g_a, int* lo, int* hi, int* skip, voi
   check_ld(call, a, ld, sel.count);
   if (op == Op::Acc) check_ptr(call, "alpha", alpha);
   UserBuf u = UserBuf::with_ld(buf, a.ndim, sel.count, ld);
-  Trace* trace = r.trace.get();
-  const double t0 = trace ? trace->now() : 0;
   if (!nbh) {
     move(a, op, sel, u, alpha, nullptr);
-  } else {
-    std::vector<armci_hdl_t> hs;
-    move(a, op, sel, u, alpha, &hs);
-    if (!hs.empty()) *nbh = nb_open(r, std::move(hs));
+    return;
   }
-  // Non-blocking: the time the issuing call kept the caller.
-  if (trace) trace->record(a, op, patch.lo, patch.hi, t0, trace->now() - t0);
+  std::vector<armci_hdl_t> hs;
+  move(a, op, sel, u, alpha, &hs);
+  if (!hs.empty()) *nbh = nb_open(r, std::move(hs));
 }
 
 }  // namespace

@@ -128,6 +128,18 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
           std::vector<armci_hdl_t>* nb, bool track) {
   if (sel.patch.empty()) return;
   Registry& r = *reg_or_null();
+  // ARMCI_TRACE: every access, the GA layer's own (GA_Dgemm's panels,
+  // copies, merges) included; non-blocking ones for the time they took to issue.
+  Trace* trace = r.trace.get();
+  const double t0 = trace ? trace->now() : 0;
+  struct Recorder {
+    Trace* t;
+    const Array& a;
+    Op op;
+    const Box& patch;
+    double t0;
+    ~Recorder() { if (t) t->record(a, op, patch.lo, patch.hi, t0, t->now() - t0); }
+  } recorder{trace, a, op, sel.patch, t0};
   const TypeInfo& ti = *type_info(a.type);
   OwnerBatches local_acc, remote;
   // Node-local puts and gets are copies here, not ARMCI calls: the profile

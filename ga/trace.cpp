@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
@@ -40,6 +41,7 @@ int Trace::index_of(const Array& a) {
 }
 
 void Trace::record(const Array& a, Op op, const int* lo, const int* hi, double start, double waited) {
+  std::lock_guard<std::mutex> g(mu_);
   Access x{index_of(a), static_cast<uint8_t>(op), start, waited, {}, {}};
   for (int d = 0; d < a.ndim; ++d) {
     x.lo[d] = lo[d];
@@ -73,7 +75,8 @@ void Trace::write() const {
     for (int d = 0; d < nd; ++d) std::fprintf(f, " %d", x.hi[d]);
     std::fprintf(f, "\n");
   }
-  if (std::fclose(f) != 0)
+  const bool bad = std::ferror(f) != 0;
+  if (std::fclose(f) != 0 || bad)
     std::fprintf(stderr, "armci-ofi [%d] ARMCI_TRACE: writing %s failed: %s\n", me_, path.c_str(), std::strerror(errno));
 }
 

@@ -1,10 +1,12 @@
-// ARMCI_TRACE: a record of every patch access (NGA_Put/Get/Acc and their
-// strided and non-blocking forms) this process makes, written to
+// ARMCI_TRACE: a record of every patch access this process makes (NGA_Put/
+// Get/Acc in all forms, and the GA layer's own: GA_Dgemm panels, copies,
+// merges), written to
 // PREFIX.<rank> at GA_Terminate for tools/armci_trace_map, which draws where
 // the processes waited on each array.  Kept in memory until then so that
 // tracing costs two clock reads and one append per access.
 #pragma once
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,7 @@ class Trace {
   double t0_;
   std::vector<Seen> arrays_;
   std::vector<Access> log_;
+  std::mutex mu_;  // threads of one process may access arrays at once
 };
 
 }  // namespace ga

@@ -32,6 +32,7 @@ struct Result {
   double seconds = 0;
   double checksum = 0;
   long most_tasks = 0, fewest_tasks = 0;  // tasks taken by the busiest / idlest group
+  long taken = 0;                         // by all groups: must be the task count
 };
 
 double task_value(long t) { return static_cast<double>(t % 5 + 1); }
@@ -81,7 +82,9 @@ Result farm(int ngroups, const Options& o) {
   r.seconds = elapsed;
   GA_Dgop(&mine, 1, const_cast<char*>("+"));
   r.checksum = mine;
-  long most = leader ? taken : 0, fewest = leader ? taken : o.tasks + 1;
+  long total = leader ? taken : 0, most = leader ? taken : 0, fewest = leader ? taken : o.tasks + 1;
+  GA_Lgop(&total, 1, const_cast<char*>("+"));
+  r.taken = total;
   GA_Lgop(&most, 1, const_cast<char*>("max"));
   GA_Lgop(&fewest, 1, const_cast<char*>("min"));
   r.most_tasks = most;
@@ -122,11 +125,11 @@ int main(int argc, char** argv) {
     if (np % g) continue;
     const Result r = farm(g, o);
     if (g == 1) world_s = r.seconds;
-    const bool ok = std::fabs(r.checksum - expect) <= 1e-9 * expect;
+    const bool ok = std::fabs(r.checksum - expect) <= 1e-9 * expect && r.taken == o.tasks;
     all_ok = all_ok && ok;
     if (me == 0) {
       std::printf("%7d %9d %10.4f %10.1f %8.2fx %6ld..%-6ld%s\n", g, np / g, r.seconds, o.tasks / r.seconds,
-                  world_s / r.seconds, r.fewest_tasks, r.most_tasks, ok ? "" : "  WRONG CHECKSUM");
+                  world_s / r.seconds, r.fewest_tasks, r.most_tasks, ok ? "" : "  WRONG: checksum or task count");
       std::printf("RESULT ga_taskfarm groups_%d_seconds %.4f s\n", g, r.seconds);
       if (g > 1) std::printf("RATIO ga_taskfarm_groups_%d_speedup_over_world %.3f\n", g, world_s / r.seconds);
       if (csv)
@@ -135,7 +138,9 @@ int main(int argc, char** argv) {
     }
   }
   if (csv) std::fclose(csv);
-  if (me == 0 && !all_ok) std::printf("ga_taskfarm: a checksum differs from the %g every task set must sum to\n", expect);
+  if (me == 0 && !all_ok)
+    std::printf("ga_taskfarm: a run did not take each of the %ld tasks once or its checksum differs from %g\n", o.tasks,
+                expect);
   GA_Terminate();
   return all_ok ? 0 : 1;
 }

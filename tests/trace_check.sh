@@ -2,10 +2,12 @@
 # ARMCI_TRACE: tests/trace_probe makes 220 GA accesses per process, 200 of
 # them reads of one corner of its array.  Each process must write its trace
 # (PREFIX.<rank>) with exactly those accesses, and tools/armci_trace_map must
-# find the corner the hottest block and write the map (and a PNG with
-# gnuplot); without ARMCI_TRACE nothing is written.  One node and 2 virtual
-# nodes, 4 processes.
-build=$1
+# find the corner the busiest block (800 accesses; where the most time went
+# depends on the machine's moment, so it is reported, not required) and
+# write the map (and a PNG with gnuplot); without ARMCI_TRACE nothing is
+# written.  One node and 2 virtual nodes, 4 processes.
+build=$(cd "$1" && pwd)
+unset ARMCI_TRACE
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo}
 passed=0 failed=0
@@ -36,7 +38,7 @@ for vn in 1 2; do
   if ! "$build/tools/armci_trace_map" "$p" --blocks 16 >"$out/map" 2>&1; then
     fail "$label: armci_trace_map failed: $(tail -3 "$out/map" | tr '\n' '|')"; continue
   fi
-  if grep -q '^ARRAY hot: 880 accesses, .* hottest block (0,0) = rows 0-15, columns 0-15' "$out/map"; then
+  if grep -q '^ARRAY hot: 880 accesses, .* busiest block (0,0) = rows 0-15, columns 0-15: 800 accesses' "$out/map"; then
     pass "$label: the map finds the corner: $(grep '^ARRAY' "$out/map" | sed 's/.*hottest/hottest/')"
   else
     fail "$label: the map misses the hot corner: $(cat "$out/map" | tr '\n' '|')"

@@ -8,6 +8,7 @@
 //
 //   armci_trace_map PREFIX [--blocks B]     (B blocks per dimension, default 32)
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -58,17 +59,25 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::map<std::string, Map> maps;  // by "handle dims name": one array across all ranks' files
+  std::map<std::string, Map> maps;  // by "name dims": one array across all ranks' files
   std::vector<std::string> order;
-  int files = 0;
-  for (int rank = 0;; ++rank) {
+  int files = 0, nprocs = -1;  // the job size, from the first file's header
+  for (int rank = 0; nprocs < 0 || rank < nprocs; ++rank) {
     std::ifstream in(prefix + "." + std::to_string(rank));
-    if (!in) break;
+    if (!in) {
+      if (nprocs > 0) std::fprintf(stderr, "armci_trace_map: %s.%d is missing (the job had %d processes)\n", prefix.c_str(), rank, nprocs);
+      break;
+    }
     ++files;
     std::vector<Map*> local;  // this file's array index -> map
     std::string line;
     while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
+      if (line.empty()) continue;
+      if (line[0] == '#') {
+        int r, n;
+        if (nprocs < 0 && std::sscanf(line.c_str(), "# armci-ofi GA access trace, rank %d of %d", &r, &n) == 2) nprocs = n;
+        continue;
+      }
       std::istringstream ls(line);
       std::string kind;
       ls >> kind;
@@ -80,7 +89,10 @@ int main(int argc, char** argv) {
         for (int& x : d) ls >> x;
         std::string name;
         std::getline(ls >> std::ws, name);
-        std::string key = std::to_string(handle) + " " + name;
+        // Handles differ between processes (groups take them in different
+        // orders): one array is its name and shape.
+        (void)handle;
+        std::string key = name;
         for (int x : d) key += " " + std::to_string(x);
         auto [it, fresh] = maps.try_emplace(key);
         Map& m = it->second;
@@ -137,18 +149,26 @@ int main(int argc, char** argv) {
   }
   const bool have_gnuplot = std::system("command -v gnuplot >/dev/null 2>&1") == 0;
   std::printf("%d trace files, %zu arrays; blocks of at most %d x %d per array\n", files, order.size(), blocks, blocks);
+  std::map<std::string, int> used;  // output names taken
   for (const std::string& key : order) {
     const Map& m = maps[key];
-    const auto hot = std::max_element(m.wait.begin(), m.wait.end()) - m.wait.begin();
-    const int hr = static_cast<int>(hot / m.cols), hc = static_cast<int>(hot % m.cols);
     auto first = [](int b, int n, int nb) { return static_cast<int>((static_cast<long>(b) * n + nb - 1) / nb); };
-    std::printf("ARRAY %s: %ld accesses, %.1f us waited; hottest block (%d,%d) = rows %d-%d, columns %d-%d: %.1f us "
-                "(%.0f%%), %ld accesses\n",
-                m.name.c_str(), m.accesses, m.waited, hr, hc, first(hr, m.dims[0], m.rows),
-                first(hr + 1, m.dims[0], m.rows) - 1, first(hc, m.dims[1], m.cols), first(hc + 1, m.dims[1], m.cols) - 1,
-                m.wait[static_cast<std::size_t>(hot)], m.waited > 0 ? 100 * m.wait[static_cast<std::size_t>(hot)] / m.waited : 0,
-                m.hits[static_cast<std::size_t>(hot)]);
-    const std::string base = prefix + "." + file_safe(m.name);
+    auto where = [&](std::size_t k) {
+      const int r = static_cast<int>(k / m.cols), c = static_cast<int>(k % m.cols);
+      char t[128];
+      std::snprintf(t, sizeof t, "(%d,%d) = rows %d-%d, columns %d-%d", r, c, first(r, m.dims[0], m.rows),
+                    first(r + 1, m.dims[0], m.rows) - 1, first(c, m.dims[1], m.cols), first(c + 1, m.dims[1], m.cols) - 1);
+      return std::string(t);
+    };
+    const auto hot = static_cast<std::size_t>(std::max_element(m.wait.begin(), m.wait.end()) - m.wait.begin());
+    const auto busy = static_cast<std::size_t>(std::max_element(m.hits.begin(), m.hits.end()) - m.hits.begin());
+    std::printf("ARRAY %s: %ld accesses, %.1f us waited; hottest block %s: %.1f us (%.0f%%); busiest block %s: %ld "
+                "accesses\n",
+                m.name.c_str(), m.accesses, m.waited, where(hot).c_str(), m.wait[hot],
+                m.waited > 0 ? 100 * m.wait[hot] / m.waited : 0, where(busy).c_str(), m.hits[busy]);
+    // Arrays of one name (temporaries, other shapes) get numbered files.
+    std::string base = prefix + "." + file_safe(m.name);
+    if (const int n = used[base]++) base += "." + std::to_string(n);
     FILE* f = std::fopen((base + ".dat").c_str(), "w");
     if (!f) {
       std::perror((base + ".dat").c_str());
@@ -160,13 +180,18 @@ int main(int argc, char** argv) {
     }
     std::fclose(f);
     if (!have_gnuplot) continue;
+    if (base.find('\'') != std::string::npos) {
+      std::fprintf(stderr, "armci_trace_map: %s: no PNG (a quote in the path)\n", base.c_str());
+      continue;
+    }
+    // Boxes rather than `with image`, which needs a grid of at least 2 x 2.
     const std::string script =
         "set terminal pngcairo size 800,700 font ',10'; set output '" + base + ".png'; set termoption noenhanced; "
         "set title 'time waited on " + file_safe(m.name) + " (us per block, " + std::to_string(m.rows) + " x " +
         std::to_string(m.cols) + " blocks)'; set xlabel 'block column'; set ylabel 'block row'; "
         "set xrange [-0.5:" + std::to_string(m.cols) + "-0.5]; set yrange [" + std::to_string(m.rows) + "-0.5:-0.5]; "
-        "set palette defined (0 'white', 1 'yellow', 2 'red', 3 'dark-red'); "
-        "plot '" + base + ".dat' matrix with image notitle";
+        "set palette defined (0 'white', 1 'yellow', 2 'red', 3 'dark-red'); set style fill solid noborder; "
+        "plot '" + base + ".dat' matrix using 1:2:(0.5):(0.5):3 with boxxyerror fillcolor palette notitle";
     if (FILE* g = popen("gnuplot", "w")) {
       std::fprintf(g, "%s\n", script.c_str());
       if (pclose(g) != 0) std::fprintf(stderr, "armci_trace_map: gnuplot failed for %s\n", base.c_str());
