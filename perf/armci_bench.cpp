@@ -250,7 +250,7 @@ void sweep(int target, char* local, char* remote) {
 
 // The 1 MiB patches the targets name, to another node: accumulate against
 // put, and 2-D strided patches of 256 B and 1 KiB rows (gap = row) against
-// contiguous, each blocking (+ fence where it writes).  Rounds interleave
+// contiguous (and the 256 B rows as one ARMCI_PutV/GetV/AccV vector), each blocking (+ fence where it writes).  Rounds interleave
 // the kinds so a noisy moment hits them all; medians are compared.
 void patches(int target, char* local, char* remote) {
   constexpr std::size_t kBytes = 1u << 20;
@@ -268,8 +268,16 @@ void patches(int target, char* local, char* remote) {
       ARMCI_GetS(remote, stride, local, stride, count, 1, target);
     }
   };
-  enum { Put, Get, Acc, Put256, Get256, Put1K, Get1K, Kinds };
-  const char* names[Kinds] = {"put", "get", "acc", "putS256", "getS256", "putS1K", "getS1K"};
+  // Vector forms of the 256 B rows: one armci_giov_t of 4096 pieces.
+  constexpr int kRows = static_cast<int>(kBytes / 256);
+  std::vector<void*> vl(kRows), vr(kRows);
+  for (int i = 0; i < kRows; ++i) {
+    vl[static_cast<std::size_t>(i)] = local + 512 * i;
+    vr[static_cast<std::size_t>(i)] = remote + 512 * i;
+  }
+  armci_giov_t put_v{vl.data(), vr.data(), kRows, 256}, get_v{vr.data(), vl.data(), kRows, 256};
+  enum { Put, Get, Acc, Put256, Get256, Put1K, Get1K, PutV, GetV, AccV, Kinds };
+  const char* names[Kinds] = {"put", "get", "acc", "putS256", "getS256", "putS1K", "getS1K", "putV256", "getV256", "accV256"};
   std::vector<double> t[Kinds];
   for (int r = 0; r < rounds; ++r) {
     t[Put].push_back(per_call(contiguous_put, it, 1));
@@ -279,6 +287,9 @@ void patches(int target, char* local, char* remote) {
     t[Get256].push_back(per_call([&] { rows(256, false); }, it, 1));
     t[Put1K].push_back(per_call([&] { rows(1024, true); }, it, 1));
     t[Get1K].push_back(per_call([&] { rows(1024, false); }, it, 1));
+    t[PutV].push_back(per_call([&] { ARMCI_PutV(&put_v, 1, target); ARMCI_Fence(target); }, it, 1));
+    t[GetV].push_back(per_call([&] { ARMCI_GetV(&get_v, 1, target); }, it, 1));
+    t[AccV].push_back(per_call([&] { ARMCI_AccV(ARMCI_ACC_DBL, &one, &put_v, 1, target); ARMCI_Fence(target); }, it, 1));
   }
   double med[Kinds];
   std::printf("\n1 MiB patches to process %d (another node), median of %d rounds\n", target, rounds);
@@ -295,6 +306,9 @@ void patches(int target, char* local, char* remote) {
   std::printf("RATIO patch_putS1K_over_put_1M %.3f\n", bw_ratio(Put1K, Put));
   std::printf("RATIO patch_getS256_over_get_1M %.3f\n", bw_ratio(Get256, Get));
   std::printf("RATIO patch_getS1K_over_get_1M %.3f\n", bw_ratio(Get1K, Get));
+  std::printf("RATIO patch_putV256_over_put_1M %.3f\n", bw_ratio(PutV, Put));
+  std::printf("RATIO patch_getV256_over_get_1M %.3f\n", bw_ratio(GetV, Get));
+  std::printf("RATIO patch_accV256_over_acc_1M %.3f\n", bw_ratio(AccV, Acc));
   verdict("inter-node 1M acc vs put bandwidth", bw_ratio(Acc, Put) >= 0.5, "%.2fx put (>= %.1fx)", bw_ratio(Acc, Put), 0.5);
   verdict("inter-node 1M put, 256 B rows vs contiguous", bw_ratio(Put256, Put) >= 0.7, "%.2fx (>= %.1fx)",
           bw_ratio(Put256, Put), 0.7);
