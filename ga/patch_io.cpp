@@ -132,14 +132,6 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
   // copies, merges) included; non-blocking ones for the time they took to issue.
   Trace* trace = r.trace.get();
   const double t0 = trace ? trace->now() : 0;
-  struct Recorder {
-    Trace* t;
-    const Array& a;
-    Op op;
-    const Box& patch;
-    double t0;
-    ~Recorder() { if (t) t->record(a, op, patch.lo, patch.hi, t0, t->now() - t0); }
-  } recorder{trace, a, op, sel.patch, t0};
   const TypeInfo& ti = *type_info(a.type);
   OwnerBatches local_acc, remote;
   // Node-local puts and gets are copies here, not ARMCI calls: the profile
@@ -188,6 +180,7 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
   if (!nb)
     for (armci_hdl_t& h : mine) ARMCI_Wait(&h);
   if (op != Op::Get && track && a.mirrored()) mark_dirty(a, sel.patch);
+  if (trace) trace->record(a, op, sel.patch.lo, sel.patch.hi, t0, trace->now() - t0);
 }
 
 void get_box(Array& a, const Box& box, void* buf) {

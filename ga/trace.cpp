@@ -1,28 +1,23 @@
 #include "ga/trace.hpp"
 
-#include <time.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
+#include "message.h"
+
 namespace ga {
 
 namespace {
-double clock_s() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 const char* const kOpNames[] = {"put", "get", "acc"};
 }  // namespace
 
 Trace::Trace(std::string prefix, int me, int nprocs)
-    : prefix_(std::move(prefix)), me_(me), nprocs_(nprocs), t0_(clock_s()) {
+    : prefix_(std::move(prefix)), me_(me), nprocs_(nprocs), t0_(armci_timer()) {
   log_.reserve(4096);
 }
 
-double Trace::now() const { return clock_s() - t0_; }
+double Trace::now() const { return armci_timer() - t0_; }
 
 int Trace::index_of(const Array& a) {
   // Handles are reused after GA_Destroy: the newest entry of this handle, if

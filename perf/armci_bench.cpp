@@ -437,7 +437,11 @@ int main(int argc, char** argv) {
   // Message rate to the other node: windows of small non-blocking puts
   // (then a fence: delivered) and gets (then a wait), against the same
   // windows of raw writes (delivery-complete) and reads, alternated.
-  std::vector<std::string> rate_verdicts;
+  struct RateVerdict {
+    std::string what;
+    double ratio;
+  };
+  std::vector<RateVerdict> rate_verdicts;
   if (inter > 0) {
     char* remote = static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]);
     if (me == 0)
@@ -482,11 +486,9 @@ int main(int argc, char** argv) {
           if (raw.active())
             std::printf("RATIO rate_put_%zu_w%d_vs_raw %.3f\nRATIO rate_get_%zu_w%d_vs_raw %.3f\n", b, w, pr, b, w, gr);
           if (w == 256 && raw.active()) {
-            char line[160];
-            std::snprintf(line, sizeof line, "inter-node message rate, %zu B puts, W=256, vs raw", b);
-            rate_verdicts.push_back(line + std::string("|") + std::to_string(pr));
-            std::snprintf(line, sizeof line, "inter-node message rate, %zu B gets, W=256, vs raw", b);
-            rate_verdicts.push_back(line + std::string("|") + std::to_string(gr));
+            const std::string size = std::to_string(b) + " B";
+            rate_verdicts.push_back({"inter-node message rate, " + size + " puts, W=256, vs raw", pr});
+            rate_verdicts.push_back({"inter-node message rate, " + size + " gets, W=256, vs raw", gr});
           }
         } else if (raw.active()) {
           raw.serve();
@@ -522,11 +524,8 @@ int main(int argc, char** argv) {
       verdict("inter-node 1M put bandwidth vs raw", r->pbw_r >= 0.9, "%.2fx raw (>= %.1fx)", r->pbw_r, 0.9);
       verdict("inter-node 1M get bandwidth vs raw", r->gbw_r >= 0.9, "%.2fx raw (>= %.1fx)", r->gbw_r, 0.9);
     }
-    for (const std::string& v : rate_verdicts) {
-      const std::size_t bar = v.find('|');
-      const double x = std::atof(v.c_str() + bar + 1);
-      verdict(v.substr(0, bar).c_str(), x >= 0.8, "%.2fx raw rate (>= %.1fx)", x, 0.8);
-    }
+    for (const RateVerdict& v : rate_verdicts)
+      verdict(v.what.c_str(), v.ratio >= 0.8, "%.2fx raw rate (>= %.1fx)", v.ratio, 0.8);
     // Rows with equal gaps span twice the payload on both sides.
     if (inter > 0 && region >= (2u << 20) + 4096) patches(inter, local.data(), tgt_inter);
     if (csv) std::fclose(csv);

@@ -69,6 +69,23 @@ struct RawSession::Impl {
   void* desc = nullptr;
   uint64_t raddr = 0, rkey = 0;
   fi_context2 ctx[256];
+  // One write (delivery-complete) or read of `bytes` at offset `at` of both
+  // buffers, completing on ctx[k].
+  void one(bool write, std::size_t at, std::size_t bytes, int k) {
+    iovec iov{buf.data() + at, bytes};
+    fi_rma_iov rma{raddr + at, bytes, rkey};
+    fi_msg_rma msg{};
+    msg.msg_iov = &iov;
+    msg.desc = &desc;
+    msg.iov_count = 1;
+    msg.addr = 0;
+    msg.rma_iov = &rma;
+    msg.rma_iov_count = 1;
+    msg.context = &ctx[k];
+    const uint64_t wflags = FI_DELIVERY_COMPLETE | FI_COMPLETION | (bytes <= ep.caps.inject ? FI_INJECT : 0);
+    if (write) post(ep, [&] { return fi_writemsg(ep.ep, &msg, wflags); });
+    else post(ep, [&] { return fi_readmsg(ep.ep, &msg, FI_COMPLETION); });
+  }
 };
 
 RawSession::RawSession(int origin, int target, std::size_t max_bytes, int window) {
@@ -125,28 +142,14 @@ RawResult RawSession::measure(std::size_t bytes) {
   Impl& m = *impl_;
   RawResult r;
   r.bytes = bytes;
-  auto one = [&](bool write, int k, uint64_t flags) {
-    iovec iov{m.buf.data() + static_cast<std::size_t>(k) * m.slot, bytes};
-    fi_rma_iov rma{m.raddr + static_cast<std::size_t>(k) * m.slot, bytes, m.rkey};
-    fi_msg_rma msg{};
-    msg.msg_iov = &iov;
-    msg.desc = &m.desc;
-    msg.iov_count = 1;
-    msg.addr = 0;
-    msg.rma_iov = &rma;
-    msg.rma_iov_count = 1;
-    msg.context = &m.ctx[k];
-    if (write) post(m.ep, [&] { return fi_writemsg(m.ep.ep, &msg, flags); });
-    else post(m.ep, [&] { return fi_readmsg(m.ep.ep, &msg, FI_COMPLETION); });
-  };
-  const uint64_t wflags = FI_DELIVERY_COMPLETE | FI_COMPLETION | (bytes <= m.ep.caps.inject ? FI_INJECT : 0);
+  auto one = [&](bool write, int k) { m.one(write, static_cast<std::size_t>(k) * m.slot, bytes, k); };
   const int iters = iters_for(bytes, 8u << 20, 3, 2000);
-  r.write_rtt_s = per_call([&] { one(true, 0, wflags); wait_completions(m.ep, 1); }, iters);
-  r.read_rtt_s = per_call([&] { one(false, 0, 0); wait_completions(m.ep, 1); }, iters);
+  r.write_rtt_s = per_call([&] { one(true, 0); wait_completions(m.ep, 1); }, iters);
+  r.read_rtt_s = per_call([&] { one(false, 0); wait_completions(m.ep, 1); }, iters);
   const int w = m.window;
   const int bw_iters = iters_for(bytes * static_cast<std::size_t>(w), 64u << 20, 3, 1000);
-  double ws = per_call([&] { for (int k = 0; k < w; ++k) one(true, k, wflags); wait_completions(m.ep, w); }, bw_iters, 3);
-  double rs = per_call([&] { for (int k = 0; k < w; ++k) one(false, k, 0); wait_completions(m.ep, w); }, bw_iters, 3);
+  double ws = per_call([&] { for (int k = 0; k < w; ++k) one(true, k); wait_completions(m.ep, w); }, bw_iters, 3);
+  double rs = per_call([&] { for (int k = 0; k < w; ++k) one(false, k); wait_completions(m.ep, w); }, bw_iters, 3);
   r.write_bw_mbs = mbps(bytes * static_cast<std::size_t>(w), ws);
   r.read_bw_mbs = mbps(bytes * static_cast<std::size_t>(w), rs);
   return r;
@@ -156,23 +159,8 @@ RawSession::Rate RawSession::rate(std::size_t bytes, int window) {
   Impl& m = *impl_;
   const int w = std::min(window, 256);
   auto burst = [&](bool write) {
-    for (int k = 0; k < w; ++k) {
-      // Windows beyond the buffer's slots reuse them: only the rate counts.
-      const std::size_t at = static_cast<std::size_t>(k % m.window) * m.slot;
-      iovec iov{m.buf.data() + at, bytes};
-      fi_rma_iov rma{m.raddr + at, bytes, m.rkey};
-      fi_msg_rma msg{};
-      msg.msg_iov = &iov;
-      msg.desc = &m.desc;
-      msg.iov_count = 1;
-      msg.addr = 0;
-      msg.rma_iov = &rma;
-      msg.rma_iov_count = 1;
-      msg.context = &m.ctx[k];
-      const uint64_t wflags = FI_DELIVERY_COMPLETE | FI_COMPLETION | (bytes <= m.ep.caps.inject ? FI_INJECT : 0);
-      if (write) post(m.ep, [&] { return fi_writemsg(m.ep.ep, &msg, wflags); });
-      else post(m.ep, [&] { return fi_readmsg(m.ep.ep, &msg, FI_COMPLETION); });
-    }
+    // Windows beyond the buffer's slots reuse them: only the rate counts.
+    for (int k = 0; k < w; ++k) m.one(write, static_cast<std::size_t>(k % m.window) * m.slot, bytes, k);
     wait_completions(m.ep, w);
   };
   const int iters = std::max(3, 2000 / w);

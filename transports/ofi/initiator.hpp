@@ -187,6 +187,11 @@ struct OfiImpl {
   uint32_t new_pending(int node, AmOp op);
   // A header-only active message; returns its token.
   uint32_t control_am(int node, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1, const char* what);
+  // Sends one under an existing token.
+  void send_header(int node, uint32_t token, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1,
+                   const char* what);
+  // The header of an Acc/PutPieces/GetPieces message from me under token t.
+  AmHeader pieces_header(AmOp op, int type, const void* scale, uint32_t t) const;
   void free_token(uint32_t t);
   void send_am(int node, int buf, std::size_t len, const char* what);
   void wait_reply(uint32_t token, const char* what);
@@ -201,7 +206,7 @@ struct OfiImpl {
 
   // Staging (initiator_stage.cpp): true if the op went that way.
   bool stage_ready(int node);
-  bool staged(int node, AmOp op, int type, const void* scale, Pieces p);
+  bool staged(int node, AmOp op, int type, const void* scale, Pieces p, std::size_t total);
 
   // Native atomics (initiator_atomic.cpp)
   void probe_atomics();
@@ -214,6 +219,8 @@ struct OfiImpl {
   void rma_iov(bool is_write, const Target& at, Pieces p, std::size_t first,
                std::size_t count, Request* req);
   void pieces(bool is_write, const Target& at, Pieces p, Request* req);
+  // Counts the write in the node's writes (stage_writes for OpKind::StageWrite)
+  // or reads, and `bytes` in the statistics.
   void post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_iov* rma, std::size_t count,
                 OpCtx* c, uint64_t flags, std::size_t bytes);
 };

@@ -48,17 +48,32 @@ uint32_t OfiImpl::new_pending(int node, AmOp op) {
 uint32_t OfiImpl::control_am(int node, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1,
                              const char* what) {
   uint32_t t = new_pending(node, op);
+  send_header(node, t, op, type, arg0, arg1, what);
+  return t;
+}
+
+void OfiImpl::send_header(int node, uint32_t token, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1,
+                          const char* what) {
   int b = take_send_buf();
   AmHeader h{};
   h.op = static_cast<uint16_t>(op);
   h.type = type;
   h.origin = static_cast<uint32_t>(cfg.me);
-  h.token = t;
+  h.token = token;
   h.arg0 = arg0;
   h.arg1 = arg1;
   std::memcpy(send_buf(b), &h, sizeof h);
   send_am(node, b, sizeof h, what);
-  return t;
+}
+
+AmHeader OfiImpl::pieces_header(AmOp op, int type, const void* scale, uint32_t t) const {
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(op);
+  h.type = static_cast<uint16_t>(type);
+  h.origin = static_cast<uint32_t>(cfg.me);
+  h.token = t;
+  if (scale) std::memcpy(h.scale, scale, acc_scale_size(type));
+  return h;
 }
 
 void OfiImpl::free_token(uint32_t t) {
@@ -176,12 +191,7 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
     // The token first: new_pending may let go of the lock while it waits.
     uint32_t t = new_pending(node, op);
     int b = take_send_buf();
-    AmHeader h{};
-    h.op = static_cast<uint16_t>(op);
-    h.type = static_cast<uint16_t>(type);
-    h.origin = static_cast<uint32_t>(cfg.me);
-    h.token = t;
-    if (scale) std::memcpy(h.scale, scale, acc_scale_size(type));
+    AmHeader h = pieces_header(op, type, scale, t);
     std::size_t len = fill_pieces(send_buf(b), ofi::kAmMax, h, p, i, done_in_piece, parts);
     if (op == AmOp::GetPieces) {
       pending[t].scatter.assign(parts.begin(), parts.end());  // keeps the entry's capacity
@@ -196,7 +206,11 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
 void OfiImpl::acc(const Target& at, int type, const void* scale, Pieces p) {
   if (native_acc_ok(type)) return native_acc(at, type, scale, p);
   order(at.node, OpClass::Am);
-  if (staged(at.node, AmOp::Acc, type, scale, p)) return;
+  if (stage_from) {
+    std::size_t total = 0;
+    for (const Piece& q : p) total += q.bytes;
+    if (staged(at.node, AmOp::Acc, type, scale, p, total)) return;
+  }
   pieces_am(at.node, AmOp::Acc, type, scale, p, nullptr);
 }
 

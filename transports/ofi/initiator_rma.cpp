@@ -22,7 +22,7 @@ void OfiImpl::post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_
   msg.context = &c->fi;
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   if (is_write) {
-    ++s.writes;
+    ++(c->kind == OpKind::StageWrite ? s.stage_writes : s.writes);
     post([&] { return fi_writemsg(ep.ep, &msg, flags); }, node, "fi_writemsg");
   } else {
     ++s.reads;
@@ -115,7 +115,7 @@ void OfiImpl::pieces(bool is_write, const Target& at, Pieces p, Request* req) {
   for (const auto& q : p) total += q.bytes;
   if (total / p.size() < pack_below) {
     order(node, OpClass::Am);
-    if (is_write && staged(node, AmOp::PutPieces, 0, nullptr, p)) return;
+    if (is_write && staged(node, AmOp::PutPieces, 0, nullptr, p, total)) return;
     return pieces_am(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);
   }
   order(node, is_write ? OpClass::Write : OpClass::Read);

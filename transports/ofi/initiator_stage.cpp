@@ -5,12 +5,7 @@
 // reply frees the slot.  Two slots each side: while the agent applies one
 // chunk the next is on the wire, so the bytes move at RMA bandwidth rather
 // than at the rate of 16 KiB eager messages.
-#include <rdma/fi_errno.h>
-
-#include <cstring>
-
 #include "common/log.hpp"
-#include "transports/acc_kernels.hpp"
 #include "transports/ofi/initiator.hpp"
 
 namespace armci::transport {
@@ -43,11 +38,8 @@ bool OfiImpl::stage_ready(int node) {
   return true;
 }
 
-bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
-  if (stage_from == 0) return false;
-  std::size_t total = 0;
-  for (const Piece& q : p) total += q.bytes;
-  if (total < stage_from || !stage_ready(node)) return false;
+bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p, std::size_t total) {
+  if (stage_from == 0 || total < stage_from || !stage_ready(node)) return false;
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   const std::size_t slot_bytes = std::min(s.stage_slot, cfg.stage_slot);  // what one chunk may hold
   const std::size_t remote_slot_bytes = s.stage_slot;                   // the agent's slot stride
@@ -72,15 +64,8 @@ bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
     if (!saw)  // this write, not a later one that reused its local slot
       wait_until([&] { return stage_local_gen[static_cast<std::size_t>(f.local)] != f.gen; },
                  "a write into another node's staging slot");
-    AmHeader h{};
-    h.op = static_cast<uint16_t>(AmOp::Staged);
-    h.origin = static_cast<uint32_t>(cfg.me);
-    h.token = f.token;
-    h.arg0 = static_cast<uint64_t>(f.slot) * remote_slot_bytes;
-    h.arg1 = f.len;
-    int b = take_send_buf();
-    std::memcpy(send_buf(b), &h, sizeof h);
-    send_am(node, b, sizeof h, "staged notice");
+    send_header(node, f.token, AmOp::Staged, 0, static_cast<uint64_t>(f.slot) * remote_slot_bytes, f.len,
+                "staged notice");
   };
   while (i < p.size()) {
     // A written chunk holds a token until announced: announce it before
@@ -105,35 +90,18 @@ bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
     // already ours.
     const uint32_t t = new_pending(node, AmOp::Staged);
     pending[t].stage_slot = slot;
-    AmHeader h{};
-    h.op = static_cast<uint16_t>(op);
-    h.type = static_cast<uint16_t>(type);
-    h.origin = static_cast<uint32_t>(cfg.me);
-    h.token = t;
-    if (scale) std::memcpy(h.scale, scale, acc_scale_size(type));
+    AmHeader h = pieces_header(op, type, scale, t);
     char* m = stage_local.data() + static_cast<std::size_t>(l) * cfg.stage_slot;
-    const std::size_t len = fill_pieces(m, slot_bytes, h, p, i, done, parts);
+    const std::size_t len = fill_pieces(m, slot_bytes, h, p, i, done, parts);  // counts the bytes
     OpCtx* c = ctx(OpKind::StageWrite, node, nullptr, false);
     c->buf = l;
     const uint32_t gen = stage_local_gen[static_cast<std::size_t>(l)];
-    ++s.stage_writes;
     iovec iov{m, len};
     void* desc = stage_local_mr ? fi_mr_desc(stage_local_mr) : nullptr;
     fi_rma_iov rio{s.stage_addr + static_cast<uint64_t>(slot) * remote_slot_bytes, len, s.stage_key};
-    fi_msg_rma msg{};
-    msg.msg_iov = &iov;
-    msg.desc = &desc;
-    msg.iov_count = 1;
-    msg.addr = static_cast<fi_addr_t>(node);
-    msg.rma_iov = &rio;
-    msg.rma_iov_count = 1;
-    msg.context = &c->fi;
     // With SAW the notice is ordered behind the data: the local slot is
     // free once sent.  Without, the notice waits for delivery.
-    const uint64_t done_at = saw ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
-    post([&] { return fi_writemsg(ep.ep, &msg, done_at | FI_COMPLETION); }, node,
-         "fi_writemsg (staging)");
-    ++stats.remote_ops;
+    post_rma(true, node, &iov, &desc, &rio, 1, c, (saw ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE) | FI_COMPLETION, 0);
     flight.push_back({l, gen, t, slot, len});
     if (saw) announce_oldest();
   }
