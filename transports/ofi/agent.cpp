@@ -40,12 +40,14 @@ struct AgentCtx {
 struct OfiAgentImpl {
   explicit OfiAgentImpl(const OfiAgentContext& c);
   OfiAgentContext cfg;
-  // Unmapped after the endpoint (declared after it) closes its registration.
+  // Staging slots lent to senders (first come, first served), each a run of
+  // kStageSlots slots; registered once for remote writes, unmapped after the
+  // endpoint (declared after it) closes that registration.
   struct Mapping {
     char* p = nullptr;
     std::size_t n = 0;
     ~Mapping() { if (p) munmap(p, n); }
-  } stage_map;
+  } stage;
   std::vector<char> recv_mem, send_mem;  // before ep, like the mapping
   Endpoint ep;
   int nrecv = 0;  // receives kept posted (am_budget)
@@ -65,10 +67,7 @@ struct OfiAgentImpl {
     uint32_t ticket;
   };
   std::vector<Waiter> waiters;
-  // Staging slots lent to senders (first come, first served), each a run of
-  // kStageSlots slots; registered once for remote writes.
-  char* stage_mem = nullptr;
-  std::size_t stage_bytes = 0, stage_span = 0;
+  std::size_t stage_span = 0;  // bytes of one run
   fid_mr* stage_mr = nullptr;
   std::vector<int> stage_area;  // by origin rank: its run, -1 none
   std::vector<char> stage_copy;  // a staged message's header and piece table, out of reach of senders
@@ -128,18 +127,16 @@ void OfiAgentImpl::setup_staging() {
   stage_span = cfg.stage_slot * kStageSlots;
   const std::size_t runs = std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), cfg.stage_max / stage_span);
   if (runs == 0) return;
-  stage_bytes = runs * stage_span;
-  void* p = mmap(nullptr, stage_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  const std::size_t bytes = runs * stage_span;
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
     warn("node agent", "no memory for %zu bytes of staging slots: large accumulates travel as active messages",
-         stage_bytes);
-    stage_bytes = 0;
+         bytes);
     return;
   }
-  stage_mem = static_cast<char*>(p);
-  stage_map.p = stage_mem;
-  stage_map.n = stage_bytes;
-  stage_mr = ep.register_memory(stage_mem, stage_bytes, FI_REMOTE_WRITE, (uint64_t{1} << 32) - 3);
+  stage.p = static_cast<char*>(p);
+  stage.n = bytes;
+  stage_mr = ep.register_memory(stage.p, stage.n, FI_REMOTE_WRITE, (uint64_t{1} << 32) - 3);
   verbose(1, "node agent: %zu staging runs of %u x %zu bytes for %d processes on other nodes", runs, kStageSlots,
           cfg.stage_slot, cfg.senders);
 }
@@ -149,7 +146,7 @@ AmLimits OfiAgentImpl::limits() {
   lim.heap_lo = base();
   lim.heap_bytes = ctl().heap_bytes.load(std::memory_order_acquire);
   lim.nprocs = static_cast<uint32_t>(cfg.nprocs);
-  lim.stage_slot = stage_bytes ? cfg.stage_slot : 0;
+  lim.stage_slot = stage.n ? cfg.stage_slot : 0;
   lim.stage_slots = kStageSlots;
   return lim;
 }
@@ -336,13 +333,13 @@ bool OfiAgentImpl::on_seg_query(const AmView& m, ReplyHeader& r) {
 
 bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
   int& run = stage_area[m.h.origin];
-  if (run < 0 && stage_bytes && static_cast<std::size_t>(stage_next) < stage_bytes / stage_span) run = stage_next++;
+  if (run < 0 && stage.n && static_cast<std::size_t>(stage_next) < stage.n / stage_span) run = stage_next++;
   if (run < 0) {
     r.status = ENOSPC;
     return true;
   }
   const std::size_t off = static_cast<std::size_t>(run) * stage_span;
-  r.a = ep.caps.virt_addr ? reinterpret_cast<uint64_t>(stage_mem + off) : off;
+  r.a = ep.caps.virt_addr ? reinterpret_cast<uint64_t>(stage.p + off) : off;
   r.b = cfg.stage_slot;
   r.c = fi_mr_key(stage_mr);
   r.value = kStageSlots;
@@ -360,7 +357,7 @@ bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
     r.status = EPROTO;
     return true;
   }
-  const char* msg = stage_mem + static_cast<std::size_t>(run) * stage_span + m.h.arg0;
+  const char* msg = stage.p + static_cast<std::size_t>(run) * stage_span + m.h.arg0;
   const std::size_t len = m.h.arg1;  // am_decode bounded it by the slot
   AmHeader h;
   std::memcpy(&h, msg, sizeof h);

@@ -197,6 +197,8 @@ struct OfiImpl {
   void wait_reply(uint32_t token, const char* what);
   bool native_acc_ok(int type) const;
   void acc(const Target& at, int type, const void* scale, Pieces p);
+  // Pieces packed into active messages, or (Acc, PutPieces of at least
+  // ARMCI_OFI_STAGE_FROM bytes) written into the agent's staging slots.
   void pieces_am(int node, AmOp op, int type, const void* scale, Pieces p,
                  Request* req);
   // One message of pieces p from (i, done) on into m (cap bytes): header h,
@@ -204,9 +206,9 @@ struct OfiImpl {
   std::size_t fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p, std::size_t& i,
                           std::size_t& done, std::vector<Piece>& parts);
 
-  // Staging (initiator_stage.cpp): true if the op went that way.
+  // Staging (initiator_stage.cpp), for pieces_am: true if the op went that way.
   bool stage_ready(int node);
-  bool staged(int node, AmOp op, int type, const void* scale, Pieces p, std::size_t total);
+  bool staged(int node, AmOp op, int type, const void* scale, Pieces p);
 
   // Native atomics (initiator_atomic.cpp)
   void probe_atomics();

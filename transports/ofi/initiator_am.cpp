@@ -185,6 +185,8 @@ std::size_t OfiImpl::fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p
 
 void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
                         Pieces p, Request* req) {
+  // Big accumulates and puts go through the agent's staging slots instead.
+  if (op != AmOp::GetPieces && staged(node, op, type, scale, p)) return;
   thread_local std::vector<Piece> parts;
   std::size_t i = 0, done_in_piece = 0;
   while (i < p.size()) {
@@ -206,11 +208,6 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
 void OfiImpl::acc(const Target& at, int type, const void* scale, Pieces p) {
   if (native_acc_ok(type)) return native_acc(at, type, scale, p);
   order(at.node, OpClass::Am);
-  if (stage_from) {
-    std::size_t total = 0;
-    for (const Piece& q : p) total += q.bytes;
-    if (staged(at.node, AmOp::Acc, type, scale, p, total)) return;
-  }
   pieces_am(at.node, AmOp::Acc, type, scale, p, nullptr);
 }
 

@@ -115,7 +115,6 @@ void OfiImpl::pieces(bool is_write, const Target& at, Pieces p, Request* req) {
   for (const auto& q : p) total += q.bytes;
   if (total / p.size() < pack_below) {
     order(node, OpClass::Am);
-    if (is_write && staged(node, AmOp::PutPieces, 0, nullptr, p, total)) return;
     return pieces_am(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);
   }
   order(node, is_write ? OpClass::Write : OpClass::Read);

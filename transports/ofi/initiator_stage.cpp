@@ -38,8 +38,11 @@ bool OfiImpl::stage_ready(int node) {
   return true;
 }
 
-bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p, std::size_t total) {
-  if (stage_from == 0 || total < stage_from || !stage_ready(node)) return false;
+bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
+  if (stage_from == 0) return false;
+  std::size_t total = 0;
+  for (const Piece& q : p) total += q.bytes;
+  if (total < stage_from || !stage_ready(node)) return false;
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   const std::size_t slot_bytes = std::min(s.stage_slot, cfg.stage_slot);  // what one chunk may hold
   const std::size_t remote_slot_bytes = s.stage_slot;                   // the agent's slot stride
