@@ -15,7 +15,7 @@ mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-lo}
 np=${ARMCI_BENCH_NP:-4}
-steps=$((5 + ga))
+steps=$((8 + ga))
 step=0
 progress() { step=$((step + 1)); echo "== [$step/$steps] $* ($(date +%H:%M:%S))"; }
 
@@ -70,6 +70,31 @@ progress "ga_taskfarm: tasks from a shared counter on 1, 2, 4 processor groups, 
 ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/ga_taskfarm" --csv "$out/ga_taskfarm.csv" 2>&1 | tee "$out/ga_taskfarm.txt"
 command -v gnuplot >/dev/null &&
   gnuplot -e "csv='$out/ga_taskfarm.csv'; out='$out/ga_taskfarm.png'" "$src/perf/ga_taskfarm_plot.gp"
+
+progress "nas_cg: NAS CG classes S and W on GA plain arrays vs processor groups (4 processes on 2 virtual nodes) and on MPI, with ARMCI_PROFILE (~15 s)"
+cg="$out/nas_cg.csv"
+rm -f "$cg"
+for cls in S W; do
+  ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/nas_cg_ga" --class $cls --label ga-2nodes --csv "$cg" 2>&1
+  ARMCI_VNODES=1 "$build/armcirun" -n 4 "$build/perf/nas_cg_ga" --class $cls --groups 1 --label ga-1node --csv "$cg" 2>&1
+  if [ -x "$build/perf/nas_cg_mpi" ]; then
+    # MPI has no virtual nodes: on one node (shared memory), and every process
+    # over tcp on loopback (as if each were a node).
+    mpirun -n 4 --oversubscribe --bind-to none --mca btl self,vader "$build/perf/nas_cg_mpi" --class $cls \
+      --label mpi-1node --csv "$cg" 2>&1
+    mpirun -n 4 --oversubscribe --bind-to none --mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo \
+      "$build/perf/nas_cg_mpi" --class $cls --label mpi-tcp --csv "$cg" 2>&1
+  fi
+done | tee "$out/nas_cg.txt"
+awk -F, '$1 == "ga-2nodes-plain" && $2 == "W" { p = $7 } $1 == "ga-2nodes-groups" && $2 == "W" { g = $7 }
+  END { if (p > 0 && g > 0)
+          printf "target NAS CG class W, groups vs plain GA (2 nodes) %.2fx faster (> 1x)  %s\n", p / g, g < p ? "MET" : "MISSED" }' \
+  "$cg" | tee -a "$out/nas_cg.txt"
+for g in 1 2; do
+  ARMCI_PROFILE="$out/nas_cg_profile_groups$g.txt" ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/nas_cg_ga" \
+    --class W --groups $g >/dev/null 2>&1
+done
+command -v gnuplot >/dev/null && gnuplot -e "csv='$cg'; out='$out/nas_cg.png'" "$src/perf/nas_cg_plot.gp"
 
 if [ $ga = 1 ]; then
   progress "ga_compare: GA 5.9.2 on armci-ofi vs GA on its own runtimes (builds GA on first use)"
