@@ -138,6 +138,56 @@ void flat_reduce(Op& o, const Team& t, int root, void* buf, std::size_t n_elems,
   }
 }
 
+// Every member ends with the combination of all: recursive doubling, so the
+// result is ready after log2(n) exchange rounds instead of a reduction up a
+// tree and a broadcast down it (two latencies per level instead of one).
+// Both partners of a round combine the same two operands in the same order
+// (the lower rank's on the left), so all members hold bit-identical results
+// whatever the operator or type.  When n is not a power of two the first
+// 2*extra members pair up first: the even one hands its operand to the odd
+// one and gets the result back at the end.
+void flat_allreduce(Op& o, const Team& t, void* buf, std::size_t n_elems, int type, ReduceOp op, int tag) {
+  const int n = t.size();
+  if (n == 1) return;
+  const std::size_t bytes = n_elems * msg_type_size(type);
+  std::vector<char> theirs(bytes);
+  int p2 = 1;
+  while (p2 * 2 <= n) p2 *= 2;
+  const int extra = n - p2;
+  const int me = t.me;
+  // Combines `theirs` into buf, `mine_first` choosing the operand order.
+  auto combine = [&](bool mine_first) {
+    if (mine_first) return reduce_combine(type, op, buf, theirs.data(), n_elems);
+    reduce_combine(type, op, theirs.data(), buf, n_elems);
+    std::memcpy(buf, theirs.data(), bytes);
+  };
+  int vr;  // my rank among the p2 members of the doubling rounds; -1: folded in
+  if (me < 2 * extra) {
+    if (me % 2 == 0) {
+      snd(o, t, tag, me + 1, buf, bytes);
+      vr = -1;
+    } else {
+      rcv(o, t, tag, me - 1, theirs.data(), bytes);
+      combine(false);
+      vr = me / 2;
+    }
+  } else {
+    vr = me - extra;
+  }
+  if (vr >= 0) {
+    auto real = [&](int v) { return v < extra ? 2 * v + 1 : v + extra; };
+    for (int mask = 1; mask < p2; mask <<= 1) {
+      const int partner = real(vr ^ mask);
+      snd(o, t, tag, partner, buf, bytes);
+      rcv(o, t, tag, partner, theirs.data(), bytes);
+      combine(vr < (vr ^ mask));
+    }
+    if (me < 2 * extra) snd(o, t, tag, me - 1, buf, bytes);
+  } else {
+    rcv(o, t, tag, me + 1, buf, bytes);
+  }
+}
+
 // ---- two levels: members of a node, then one leader per node ----
 //
 // Messages between nodes are what a collective costs (each is an active
@@ -237,8 +287,15 @@ void reduce(Runtime& rt, const Team& t, int root, void* buf, std::size_t n, int 
 void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, ReduceOp op,
                const char* call) {
   Op o = start(rt, t, call, "allreduce");
-  reduce(o, t, 0, buf, n, type, op);
-  bcast(o, t, 0, buf, n * msg_type_size(type));
+  reduce_prepare(type, op, buf, n);
+  if (t.size() == 1) return;
+  // Inside a node: up a tree to the leader and back down (a few stores per
+  // hop); between the leaders, whose messages are what it costs: exchanges.
+  Levels l = levels(rt, t, 0);
+  if (l.flat) return flat_allreduce(o, t, buf, n, type, op, kFlat);
+  flat_reduce(o, l.node, l.node_root, buf, n, type, op, kInNode);
+  if (l.leaders.member()) flat_allreduce(o, l.leaders, buf, n, type, op, kAmongLeaders);
+  flat_bcast(o, l.node, l.node_root, buf, n * msg_type_size(type), kInNode);
 }
 
 void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, void* all, const char* call) {

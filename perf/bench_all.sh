@@ -15,7 +15,7 @@ mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-lo}
 np=${ARMCI_BENCH_NP:-4}
-steps=$((8 + ga))
+steps=$((9 + ga))
 step=0
 progress() { step=$((step + 1)); echo "== [$step/$steps] $* ($(date +%H:%M:%S))"; }
 
@@ -95,6 +95,27 @@ for g in 1 2; do
     --class W --groups $g >/dev/null 2>&1
 done
 command -v gnuplot >/dev/null && gnuplot -e "csv='$cg'; out='$out/nas_cg.png'" "$src/perf/nas_cg_plot.gp"
+
+progress "coll_bench: barrier, allreduce and broadcast (GA_Sync, GA_Dgop, GA_Brdcst) on armci-ofi and MPI, 4 processes (~1 min)"
+cb="$out/coll_bench.csv"
+echo "runtime,where,op,bytes,us" >"$cb"
+{
+  ARMCI_VNODES=1 "$build/armcirun" -n 4 "$build/perf/coll_bench" --label ours --where 1node --csv "$cb" 2>&1
+  ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/coll_bench" --label ours --where 2nodes --csv "$cb" 2>&1
+  if [ -x "$build/perf/coll_bench_mpi" ]; then
+    # MPI's placements as for NAS CG: one node (vader), and every process over
+    # tcp on loopback (its nearest equivalent of 2 nodes).
+    mpirun -n 4 --oversubscribe --bind-to none --mca btl self,vader "$build/perf/coll_bench_mpi" \
+      --label mpi --where 1node --csv "$cb" 2>&1
+    mpirun -n 4 --oversubscribe --bind-to none --mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo \
+      "$build/perf/coll_bench_mpi" --label mpi --where 2nodes --csv "$cb" 2>&1
+  fi
+} | grep -v "^RESULT" | tee "$out/coll_bench.txt"
+# Ratios MPI time / ours per row (> 1: ours is faster).
+awk -F, 'NR > 1 { t[$1, $2, $3, $4] = $5; k[$2 "," $3 "," $4] = 1 }
+  END { for (key in k) { split(key, a, ","); o = t["ours", a[1], a[2], a[3]]; m = t["mpi", a[1], a[2], a[3]]
+          if (o > 0 && m > 0) printf "RATIO coll_bench.mpi_over_ours.%s.%s.%s %.3f\n", a[1], a[2], a[3], m / o } }' \
+  "$cb" | sort | tee -a "$out/coll_bench.txt"
 
 if [ $ga = 1 ]; then
   progress "ga_compare: GA 5.9.2 on armci-ofi vs GA on its own runtimes (builds GA on first use)"

@@ -230,9 +230,11 @@ TEST_F(Message, Barrier) {
 // Collectives cross nodes only between one leader per node, and credits for
 // mailbox slots ride back in the leaders' own messages: per barrier at most
 // L*ceil(log2 L) messages between L nodes (dissemination) and per allreduce
-// 2(L-1) (reduce, then broadcast), each one active message, plus at most one
-// credit for every two.  All ranks talking across nodes (the flat algorithm,
-// or one acknowledgement per message) would exceed this.
+// P*log2(P) + 2(L-P) with P the largest power of two <= L (recursive
+// doubling, the L-P extra leaders folded in and answered), each one active
+// message, plus at most one credit for every two.  All ranks talking across
+// nodes (the flat algorithm, or one acknowledgement per message) would
+// exceed this.
 TEST_F(Message, CollectivesCostOneSignalPerNodeMessage) {
   const long L = armci_domain_count(ARMCI_DOMAIN_SMP);
   auto signals = [] { return std::max(0L, ARMCI_Ofi_stat("am_signal")); };
@@ -251,7 +253,9 @@ TEST_F(Message, CollectivesCostOneSignalPerNodeMessage) {
   armci_msg_lgop(counts, 2, const_cast<char*>("+"));  // after the measurement
   long log2L = 0;
   while ((1L << log2L) < L) ++log2L;
-  const long per_barrier = L * log2L, per_gop = 2 * (L - 1);
+  long p2 = 1, log2p2 = 0;
+  while (p2 * 2 <= L) p2 *= 2, ++log2p2;
+  const long per_barrier = L * log2L, per_gop = p2 * log2p2 + 2 * (L - p2);
   EXPECT_LE(counts[0], reps * (per_barrier + per_barrier / 2 + (L > 1 ? 1 : 0)))
       << L << " nodes: " << counts[0] << " signals for " << reps << " barriers";
   EXPECT_LE(counts[1], reps * (per_gop + per_gop / 2 + (L > 1 ? 1 : 0)))
@@ -267,6 +271,35 @@ TEST_F(Message, GopEveryOpTypeScope) {
   all_ops<long long>(ARMCI_LONG_LONG, armci_msg_llgop, armci_msg_clus_llgop, "ARMCI_LONG_LONG");
   all_ops<float>(ARMCI_FLOAT, armci_msg_fgop, armci_msg_clus_fgop, "ARMCI_FLOAT");
   all_ops<double>(ARMCI_DOUBLE, armci_msg_dgop, armci_msg_clus_dgop, "ARMCI_DOUBLE");
+}
+
+// Floating-point results may depend on the order of the operands: sums of
+// very different magnitudes, and max/min of -0.0 and +0.0 (equal, so the
+// operand kept is the one on the left).  Every process must still get the
+// same bits as process 0 (members that branch on a reduced residual would
+// otherwise take different paths).
+TEST_F(Message, GopSameBitsOnEveryProcess) {
+  const int n = 64;
+  auto check = [&](const char* op, auto v) {
+    using T = decltype(v);
+    std::vector<T> x(n);
+    for (int i = 0; i < n; ++i) {
+      const double sign = (me() + i) % 3 == 0 ? -1 : 1;
+      x[static_cast<std::size_t>(i)] =
+          std::string(op) == "+" ? static_cast<T>(sign * std::ldexp(1.0 + 0.1 * me() + 0.01 * i, (me() * 13 + i * 7) % 60 - 30))
+                                 : static_cast<T>((me() + i) % 2 ? 0.0 : -0.0);
+    }
+    if constexpr (std::is_same_v<T, double>) armci_msg_dgop(x.data(), n, mp::op(op));
+    else armci_msg_fgop(x.data(), n, mp::op(op));
+    auto root = x;
+    armci_msg_brdcst(root.data(), static_cast<int>(n * sizeof(T)), 0);
+    EXPECT_EQ(std::memcmp(root.data(), x.data(), n * sizeof(T)), 0)
+        << "op \"" << op << "\" on " << sizeof(T) << "-byte floats: process " << me() << " differs from process 0";
+  };
+  for (const char* op : {"+", "max", "min"}) {
+    check(op, 0.0);
+    check(op, 0.0f);
+  }
 }
 
 // A long vector (more than 64 KiB) through the reduction tree.
