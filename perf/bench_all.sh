@@ -15,6 +15,10 @@ mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-lo}
 np=${ARMCI_BENCH_NP:-4}
+# MPI has no virtual nodes: its programs run on one node (shared memory) and
+# with every process over tcp on loopback (as if each were a node).
+mpi_1node=(mpirun -n 4 --oversubscribe --bind-to none --mca btl self,vader)
+mpi_tcp=(mpirun -n 4 --oversubscribe --bind-to none --mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo)
 steps=$((9 + ga))
 step=0
 progress() { step=$((step + 1)); echo "== [$step/$steps] $* ($(date +%H:%M:%S))"; }
@@ -78,12 +82,8 @@ for cls in S W; do
   ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/nas_cg_ga" --class $cls --label ga-2nodes --csv "$cg" 2>&1
   ARMCI_VNODES=1 "$build/armcirun" -n 4 "$build/perf/nas_cg_ga" --class $cls --groups 1 --label ga-1node --csv "$cg" 2>&1
   if [ -x "$build/perf/nas_cg_mpi" ]; then
-    # MPI has no virtual nodes: on one node (shared memory), and every process
-    # over tcp on loopback (as if each were a node).
-    mpirun -n 4 --oversubscribe --bind-to none --mca btl self,vader "$build/perf/nas_cg_mpi" --class $cls \
-      --label mpi-1node --csv "$cg" 2>&1
-    mpirun -n 4 --oversubscribe --bind-to none --mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo \
-      "$build/perf/nas_cg_mpi" --class $cls --label mpi-tcp --csv "$cg" 2>&1
+    "${mpi_1node[@]}" "$build/perf/nas_cg_mpi" --class $cls --label mpi-1node --csv "$cg" 2>&1
+    "${mpi_tcp[@]}" "$build/perf/nas_cg_mpi" --class $cls --label mpi-tcp --csv "$cg" 2>&1
   fi
 done | tee "$out/nas_cg.txt"
 awk -F, '$1 == "ga-2nodes-plain" && $2 == "W" { p = $7 } $1 == "ga-2nodes-groups" && $2 == "W" { g = $7 }
@@ -103,12 +103,8 @@ echo "runtime,where,op,bytes,us" >"$cb"
   ARMCI_VNODES=1 "$build/armcirun" -n 4 "$build/perf/coll_bench" --label ours --where 1node --csv "$cb" 2>&1
   ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/coll_bench" --label ours --where 2nodes --csv "$cb" 2>&1
   if [ -x "$build/perf/coll_bench_mpi" ]; then
-    # MPI's placements as for NAS CG: one node (vader), and every process over
-    # tcp on loopback (its nearest equivalent of 2 nodes).
-    mpirun -n 4 --oversubscribe --bind-to none --mca btl self,vader "$build/perf/coll_bench_mpi" \
-      --label mpi --where 1node --csv "$cb" 2>&1
-    mpirun -n 4 --oversubscribe --bind-to none --mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo \
-      "$build/perf/coll_bench_mpi" --label mpi --where 2nodes --csv "$cb" 2>&1
+    "${mpi_1node[@]}" "$build/perf/coll_bench_mpi" --label mpi --where 1node --csv "$cb" 2>&1
+    "${mpi_tcp[@]}" "$build/perf/coll_bench_mpi" --label mpi --where 2nodes --csv "$cb" 2>&1
   fi
 } | grep -v "^RESULT" | tee "$out/coll_bench.txt"
 # Ratios MPI time / ours per row (> 1: ours is faster).

@@ -9,7 +9,6 @@
 //
 //   coll_bench --label NAME [--where WHERE] [--csv FILE]
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
