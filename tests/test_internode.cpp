@@ -333,6 +333,69 @@ TEST_F(Internode, StagedAccumulatesAndPutsAreExact) {
   ARMCI_Barrier();
 }
 
+// Strided and vector gets of small rows big enough to be staged: the
+// target's agent gathers them into this process's slot, which is then read
+// by RMA.  Every process reads from every process of the other nodes at
+// once (slots reused, replies racing); rows must come back exact and the
+// staged path must have been taken.
+TEST_F(Internode, StagedGetsAreExact) {
+  if (!multi_node()) GTEST_SKIP() << "one node: nothing is staged";
+  const int rows = slow_provider() ? 512 : 4096;  // 128 KiB / 1 MiB per source
+  constexpr int kRow = 256, kGap = 64;               // rows kGap bytes apart at both ends
+  const std::size_t pitch = kRow + kGap, region = static_cast<std::size_t>(rows) * pitch;
+  mp::Shared<char> grid(region);
+  std::memset(grid.mine(), 0, region);
+  for (int r = 0; r < rows; ++r)
+    for (int b = 0; b < kRow; ++b) grid.mine()[r * pitch + b] = static_cast<char>((me() * 7 + r + b) & 0x7f);
+  auto want_at = [&](int p, std::size_t off) {
+    const std::size_t r = off / pitch, b = off % pitch;
+    return b < kRow ? static_cast<char>((p * 7 + static_cast<int>(r + b)) & 0x7f) : char{0};
+  };
+  const long staged_before = std::max(0L, ARMCI_Ofi_stat("am_staged_get"));
+  ARMCI_Barrier();
+  std::vector<char> out(region), outv(region);
+  for (int k = 1; k < nproc(); ++k) {
+    const int p = (me() + k) % nproc();
+    if (ARMCI_Same_node(p)) continue;
+    std::memset(out.data(), -1, region);
+    std::memset(outv.data(), -1, region);
+    int stride[1] = {static_cast<int>(pitch)}, count[2] = {kRow, rows};
+    ASSERT_EQ(ARMCI_GetS(grid.of(p), stride, out.data(), stride, count, 1, p), 0);
+    // The same rows as one vector, every second row first, then the rest.
+    std::vector<void*> src, dst;
+    for (int pass = 0; pass < 2; ++pass)
+      for (int r = pass; r < rows; r += 2) {
+        src.push_back(grid.of(p) + r * pitch);
+        dst.push_back(outv.data() + r * pitch);
+      }
+    // And one piece longer than an active message among them (the vector
+    // still averages small pieces, so it is staged too).
+    constexpr int kBig = 32 << 10;
+    std::vector<char> big(kBig, -1);
+    void* big_src[1] = {grid.of(p)};
+    void* big_dst[1] = {big.data()};
+    armci_giov_t d[2] = {{src.data(), dst.data(), rows, kRow}, {big_src, big_dst, 1, kBig}};
+    ASSERT_EQ(ARMCI_GetV(d, 2, p), 0);
+    for (std::size_t off = 0; off < kBig; ++off) ASSERT_EQ(big[off], want_at(p, off)) << "long piece, byte " << off;
+    for (int r = 0; r < rows; ++r) {
+      for (int b = 0; b < kRow; ++b) {
+        const char want = want_at(p, r * pitch + b);
+        ASSERT_EQ(out[r * pitch + b], want) << "strided, from " << p << " row " << r << " byte " << b;
+        ASSERT_EQ(outv[r * pitch + b], want) << "vector, from " << p << " row " << r << " byte " << b;
+      }
+      for (int b = kRow; b < static_cast<int>(pitch); ++b) {
+        ASSERT_EQ(out[r * pitch + b], -1) << "strided get wrote between rows, row " << r;
+        ASSERT_EQ(outv[r * pitch + b], -1) << "vector get wrote between rows, row " << r;
+      }
+    }
+  }
+  const char* from = std::getenv("ARMCI_OFI_STAGE_FROM");
+  if (!(from && std::string(from) == "0") && !std::getenv("ARMCI_OFI_STAGE_MAX")) {
+    EXPECT_GT(ARMCI_Ofi_stat("am_staged_get"), staged_before) << "nothing went through the staging slots";
+  }
+  ARMCI_Barrier();
+}
+
 // ARMCI's promise for ARMCI_Malloc_local memory: usable for RMA as it is.
 // With FI_MR_LOCAL (ARMCI_OFI_MR_LOCAL=1 in suite.list) every local buffer
 // must be registered; pool buffers of every size class are, so no transfer

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "armci/armci.h"
 #include "transports/acc_kernels.hpp"
@@ -93,6 +94,10 @@ void write_seeds(const std::string& dir) {
   h.arg0 = 64 << 10;
   h.arg1 = 4096;
   write_seed(dir, "staged", h, nullptr, 0);
+  h.op = static_cast<uint16_t>(AmOp::StagedGet);
+  h.arg1 = 0;
+  h.npieces = 2;
+  write_seed(dir, "staged_get", h, &pieces, sizeof pieces.p);
 }
 
 }  // namespace
@@ -162,6 +167,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     case AmOp::Staged:
       if (h.arg1 > lim.stage_slot || h.arg0 + h.arg1 > lim.stage_slot * lim.stage_slots) std::abort();
       break;
+    case AmOp::StagedGet: {  // gathered into the sender's slot, as the agent does
+      static std::vector<char> run(lim.stage_slot * lim.stage_slots);
+      std::size_t at = h.arg0;
+      for (uint32_t i = 0; i < h.npieces; ++i) {
+        const PieceWire p = m.piece(i);
+        if (at + p.len > h.arg0 + lim.stage_slot || at + p.len > run.size()) std::abort();
+        std::memcpy(run.data() + at, reinterpret_cast<const void*>(p.addr), p.len);
+        at += p.len;
+      }
+      break;
+    }
     default: break;
   }
   // Keep the heap from filling with state that only makes later inputs slower.

@@ -91,3 +91,30 @@ TEST(AmStage, StagedPiecesStayInTheHeap) {
   bool origin_ok = false;
   EXPECT_NE(am_decode(m.data(), m.size(), lim, &v, &origin_ok), nullptr);
 }
+
+// A staged get names one of the sender's slots and pieces that fit in it;
+// it carries no data.
+TEST(AmStage, StagedGetFitsItsSlot) {
+  auto decode = [](uint64_t off, std::vector<PieceWire> pieces, std::size_t extra = 0) {
+    AmHeader h{};
+    h.op = static_cast<uint16_t>(AmOp::StagedGet);
+    h.origin = 1;
+    h.arg0 = off;
+    h.npieces = static_cast<uint32_t>(pieces.size());
+    std::vector<char> m(sizeof h + pieces.size() * sizeof(PieceWire) + extra, 'x');
+    std::memcpy(m.data(), &h, sizeof h);
+    if (!pieces.empty()) std::memcpy(m.data() + sizeof h, pieces.data(), pieces.size() * sizeof(PieceWire));
+    AmView v;
+    bool origin_ok = false;
+    return am_decode(m.data(), m.size(), staging_limits(), &v, &origin_ok);
+  };
+  const std::vector<PieceWire> rows(512, PieceWire{kHeap + 4096, 256});  // 128 KiB
+  EXPECT_EQ(decode(0, rows), nullptr);
+  EXPECT_EQ(decode(kSlot, {{kHeap, kSlot}}), nullptr) << "a whole slot";
+  EXPECT_NE(decode(0, {{kHeap, kSlot}, {kHeap, 8}}), nullptr) << "more than a slot";
+  EXPECT_NE(decode(kSlot * kStageSlots, rows), nullptr) << "slot past the sender's run";
+  EXPECT_NE(decode(64, rows), nullptr) << "offset inside a slot";
+  EXPECT_NE(decode(0, rows, 16), nullptr) << "carries data";
+  EXPECT_NE(decode(0, {}), nullptr) << "no pieces";
+  EXPECT_NE(decode(0, {{kHeap + (8 << 20) - 100, 256}}), nullptr) << "piece outside the heap";
+}

@@ -41,8 +41,8 @@ struct OfiAgentImpl {
   explicit OfiAgentImpl(const OfiAgentContext& c);
   OfiAgentContext cfg;
   // Staging slots lent to senders (first come, first served), each a run of
-  // kStageSlots slots; registered once for remote writes, unmapped after the
-  // endpoint (declared after it) closes that registration.
+  // kStageSlots slots; registered once for remote writes and reads, unmapped
+  // after the endpoint (declared after it) closes that registration.
   struct Mapping {
     char* p = nullptr;
     std::size_t n = 0;
@@ -136,7 +136,7 @@ void OfiAgentImpl::setup_staging() {
   }
   stage.p = static_cast<char*>(p);
   stage.n = bytes;
-  stage_mr = ep.register_memory(stage.p, stage.n, FI_REMOTE_WRITE, (uint64_t{1} << 32) - 3);
+  stage_mr = ep.register_memory(stage.p, stage.n, FI_REMOTE_WRITE | FI_REMOTE_READ, (uint64_t{1} << 32) - 3);
   verbose(1, "node agent: %zu staging runs of %u x %zu bytes for %d processes on other nodes", runs, kStageSlots,
           cfg.stage_slot, cfg.senders);
 }
@@ -381,6 +381,25 @@ bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
   }
   inner.data = msg + (inner.data - stage_copy.data());
   return on_pieces(inner, r);
+}
+
+// The reverse of a staged put, for gets of many small pieces: gathered into
+// the sender's slot here, then read by the sender in one RMA read.  The
+// sender keeps the slot until its read completes, so nothing else lands
+// there meanwhile.
+bool OfiAgentImpl::on_staged_get(const AmView& m, ReplyHeader& r) {
+  const int run = stage_area[m.h.origin];
+  if (run < 0) {
+    r.status = EPROTO;
+    return true;
+  }
+  char* out = stage.p + static_cast<std::size_t>(run) * stage_span + m.h.arg0;
+  for (uint32_t i = 0; i < m.h.npieces; ++i) {
+    const PieceWire p = m.piece(i);
+    std::memcpy(out, reinterpret_cast<const void*>(p.addr), p.len);
+    out += p.len;
+  }
+  return true;
 }
 
 bool OfiAgentImpl::poll() {

@@ -13,9 +13,11 @@ namespace {
 
 bool aligned(uint64_t a, uint64_t to) { return a % to == 0; }
 
-const char* check_pieces(const char* body, std::size_t room, const AmLimits& lim, AmView* v) {
+// reply_cap: what a get's pieces may add up to (one reply, or one slot).
+const char* check_pieces(const char* body, std::size_t room, const AmLimits& lim, AmView* v,
+                         std::size_t reply_cap = kAmMax - sizeof(ReplyHeader)) {
   const AmHeader& h = v->h;
-  const bool carries = h.op != static_cast<uint16_t>(AmOp::GetPieces);
+  const bool carries = h.op != static_cast<uint16_t>(AmOp::GetPieces) && h.op != static_cast<uint16_t>(AmOp::StagedGet);
   if (h.npieces == 0) return "no pieces";
   const uint64_t table = uint64_t{h.npieces} * sizeof(PieceWire);
   if (table > room) return "piece table longer than the message";
@@ -28,13 +30,13 @@ const char* check_pieces(const char* body, std::size_t room, const AmLimits& lim
   uint64_t total = 0;
   for (uint32_t i = 0; i < h.npieces; ++i) {
     const PieceWire p = v->piece(i);
-    if (p.len == 0 || p.len > lim.max_len) return "piece length out of range";
+    if (p.len == 0 || p.len > (carries ? lim.max_len : reply_cap)) return "piece length out of range";
     if (!am_in_heap(lim, p.addr, p.len)) return "piece outside the node heap";
     if (p.len % es) return "accumulate piece not a whole number of elements";
     total += p.len;
   }
   if (carries && total != h.payload) return "piece lengths do not add up to the payload";
-  if (!carries && total > kAmMax - sizeof(ReplyHeader)) return "get pieces do not fit one reply";
+  if (!carries && total > reply_cap) return "get pieces do not fit one reply";
   return nullptr;
 }
 
@@ -114,6 +116,10 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
       if (h.arg0 % lim.stage_slot || h.arg0 / lim.stage_slot >= lim.stage_slots) return "staging slot out of range";
       if (h.arg1 < sizeof(AmHeader) || h.arg1 > lim.stage_slot) return "staged message length out of range";
       return nullptr;
+    case AmOp::StagedGet:
+      if (lim.stage_slot == 0) return "staged get, but this agent has no staging";
+      if (h.arg0 % lim.stage_slot || h.arg0 / lim.stage_slot >= lim.stage_slots) return "staging slot out of range";
+      return check_pieces(body, room, lim, v, lim.stage_slot);
     default: return "unknown kind";
   }
 }

@@ -135,7 +135,7 @@ bool OfiImpl::progress() {
       fi_cq_readerr(ep.cq, &err, 0);
       auto* c = static_cast<OpCtx*>(err.op_context);
       const char* kinds[] = {"RMA write", "RMA read", "active message", "reply receive", "atomic",
-                             "staging write"};
+                             "staging write", "staging read"};
       int node = c ? c->node : -1;
       fatal("ARMCI", "%s to node %d (agent: rank %d) failed: %s (provider: %s)",
             c ? kinds[static_cast<int>(c->kind)] : "operation", node,
@@ -178,6 +178,11 @@ void OfiImpl::complete(OpCtx* c) {
       ++stage_local_gen[static_cast<std::size_t>(c->buf)];
       stage_local_free.push_back(c->buf);
       c->buf = -1;  // a staging slot, not a send buffer
+      break;
+    case OpKind::StageRead:  // the staged get that posted it scatters and frees the slot
+      --s.reads;
+      ++stage_local_gen[static_cast<std::size_t>(c->buf)];
+      c->buf = -1;
       break;
     case OpKind::AmSend:
     case OpKind::ReplyRecv: break;

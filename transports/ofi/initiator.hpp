@@ -24,7 +24,7 @@ using ofi::AmHeader;
 using ofi::AmOp;
 using ofi::ReplyHeader;
 
-enum class OpKind : uint8_t { Write, Read, AmSend, ReplyRecv, Atomic, StageWrite };
+enum class OpKind : uint8_t { Write, Read, AmSend, ReplyRecv, Atomic, StageWrite, StageRead };
 enum class OpClass { Write, Read, Am, Atomic, FetchAtomic };
 
 // Which accumulates and Rmw the provider does natively (fi_atomicvalid at
@@ -197,18 +197,21 @@ struct OfiImpl {
   void wait_reply(uint32_t token, const char* what);
   bool native_acc_ok(int type) const;
   void acc(const Target& at, int type, const void* scale, Pieces p);
-  // Pieces packed into active messages, or (Acc, PutPieces of at least
-  // ARMCI_OFI_STAGE_FROM bytes) written into the agent's staging slots.
+  // Pieces packed into active messages, or (at least ARMCI_OFI_STAGE_FROM
+  // bytes) moved through the agent's staging slots.
   void pieces_am(int node, AmOp op, int type, const void* scale, Pieces p,
                  Request* req);
   // One message of pieces p from (i, done) on into m (cap bytes): header h,
   // piece table, data; advances (i, done); the pieces taken land in parts.
+  // Gets carry no data: their pieces add up to at most reply_cap bytes.
   std::size_t fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p, std::size_t& i,
-                          std::size_t& done, std::vector<Piece>& parts);
+                          std::size_t& done, std::vector<Piece>& parts,
+                          std::size_t reply_cap = ofi::kAmMax - sizeof(ReplyHeader));
 
   // Staging (initiator_stage.cpp), for pieces_am: true if the op went that way.
   bool stage_ready(int node);
   bool staged(int node, AmOp op, int type, const void* scale, Pieces p);
+  bool staged_get(int node, Pieces p);  // complete on return
 
   // Native atomics (initiator_atomic.cpp)
   void probe_atomics();

@@ -11,10 +11,6 @@
 
 namespace armci::transport {
 
-namespace {
-constexpr std::size_t kReplyRoom = ofi::kAmMax - sizeof(ReplyHeader);
-}  // namespace
-
 uint32_t OfiImpl::new_pending(int node, AmOp op) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   // Within the node's window, and never more unanswered than reply receives
@@ -137,9 +133,9 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
 }
 
 std::size_t OfiImpl::fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p, std::size_t& i,
-                                 std::size_t& done, std::vector<Piece>& parts) {
+                                 std::size_t& done, std::vector<Piece>& parts, std::size_t reply_cap) {
   const AmOp op = static_cast<AmOp>(h.op);
-  const bool carries_data = op != AmOp::GetPieces;
+  const bool carries_data = op != AmOp::GetPieces && op != AmOp::StagedGet;
   const std::size_t elem = op == AmOp::Acc ? acc_elem_size(h.type) : 1;
   // Piece table first, data after it (sizes known only once we know how
   // many pieces fit).  This thread's: callers may let go of the lock.
@@ -148,7 +144,7 @@ std::size_t OfiImpl::fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p
   parts.clear();
   std::size_t room = cap - sizeof h;
   std::size_t data = 0;
-  std::size_t reply_room = kReplyRoom;
+  std::size_t reply_room = reply_cap;
   while (i < p.size()) {
     const Piece& q = p[i];
     std::size_t left = q.bytes - done;
@@ -185,8 +181,8 @@ std::size_t OfiImpl::fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p
 
 void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
                         Pieces p, Request* req) {
-  // Big accumulates and puts go through the agent's staging slots instead.
-  if (op != AmOp::GetPieces && staged(node, op, type, scale, p)) return;
+  // Big transfers go through the agent's staging slots instead.
+  if (op == AmOp::GetPieces ? staged_get(node, p) : staged(node, op, type, scale, p)) return;
   thread_local std::vector<Piece> parts;
   std::size_t i = 0, done_in_piece = 0;
   while (i < p.size()) {
