@@ -23,7 +23,9 @@ class EventLoop {
   // Returns true if it is safe to sleep in epoll (libfabric's fi_trywait).
   using TryWait = std::function<bool()>;
 
-  explicit EventLoop(long poll_us);
+  // poll_us: how long to keep polling after work; idle_poll_us: how often
+  // to look when a poller cannot promise to wake the loop (fi_trywait).
+  EventLoop(long poll_us, long idle_poll_us);
   ~EventLoop();
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
@@ -49,7 +51,7 @@ class EventLoop {
   void drain_tasks();
   int ep_ = -1;
   int wake_fd_ = -1;
-  long poll_us_;
+  long poll_us_, idle_poll_us_;
   std::map<int, FdHandler> handlers_;
   std::vector<std::pair<Poller, TryWait>> pollers_;
   std::mutex tasks_mu_;

@@ -4,7 +4,7 @@
 // measured in the same run.  Run it with armcirun on >= 2 processes; with
 // ARMCI_VNODES=2 and 4 processes it measures both kinds of pairs.
 //
-//   armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep]
+//   armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--max-iters N]
 #include <unistd.h>
 
 #include <algorithm>
@@ -212,7 +212,7 @@ void verdict(const char* what, bool ok, const char* fmt, double v, double limit)
 void check_cost(const char* where, int target, char* local, char* remote, bool remote_node) {
   armci::Runtime& r = armci::rt();
   const bool saved = r.checks;
-  const int it = remote_node ? 2000 : 200000;
+  const int it = capped_iters(remote_node ? 2000 : 200000);
   auto put = [&](bool on) {
     r.checks = on;
     ARMCI_Put(local, remote, 8, target);
@@ -331,8 +331,9 @@ int main(int argc, char** argv) {
     else if (a == "--no-raw") o.raw = false;
     else if (a == "--window" && i + 1 < argc) o.window = std::max(1, std::atoi(argv[++i]));
     else if (a == "--sweep") o.sweep = true;
+    else if (a == "--max-iters" && i + 1 < argc) iters_ceiling() = std::max(1, std::atoi(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep]\n");
+      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--max-iters N]\n");
       return 2;
     }
   }
@@ -463,7 +464,7 @@ int main(int argc, char** argv) {
               ARMCI_NbGet(remote + (k % 8) * b, l + (k % 8) * b, static_cast<int>(b), inter, nullptr);
             ARMCI_WaitAll();
           };
-          const int it = std::max(3, 2000 / w);
+          const int it = capped_iters(std::max(3, 2000 / w));
           put = per_call(puts, it, 3) / w;
           get = per_call(gets, it, 3) / w;
         }

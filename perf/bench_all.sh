@@ -19,7 +19,7 @@ np=${ARMCI_BENCH_NP:-4}
 # with every process over tcp on loopback (as if each were a node).
 mpi_1node=(mpirun -n 4 --oversubscribe --bind-to none --mca btl self,vader)
 mpi_tcp=(mpirun -n 4 --oversubscribe --bind-to none --mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo)
-steps=$((9 + ga))
+steps=$((10 + ga))
 step=0
 progress() { step=$((step + 1)); echo "== [$step/$steps] $* ($(date +%H:%M:%S))"; }
 
@@ -112,6 +112,9 @@ awk -F, 'NR > 1 { t[$1, $2, $3, $4] = $5; k[$2 "," $3 "," $4] = 1 }
   END { for (key in k) { split(key, a, ","); o = t["ours", a[1], a[2], a[3]]; m = t["mpi", a[1], a[2], a[3]]
           if (o > 0 && m > 0) printf "RATIO coll_bench.mpi_over_ours.%s.%s.%s %.3f\n", a[1], a[2], a[3], m / o } }' \
   "$cb" | sort | tee -a "$out/coll_bench.txt"
+
+progress "provider_survey: armci_bench up to 64 KiB on every libfabric provider this machine has, each next to raw libfabric (~2 min)"
+bash "$src/perf/provider_survey.sh" "$build" "$src" "$out" | tee "$out/providers.txt"
 
 if [ $ga = 1 ]; then
   progress "ga_compare: GA 5.9.2 on armci-ofi vs GA on its own runtimes (builds GA on first use)"

@@ -65,10 +65,18 @@ std::pair<double, double> per_call_paired(F&& f, G&& g, int iters, int trials = 
   return {median(tf), median(tg)};
 }
 
+// A ceiling on iterations per trial (armci_bench --max-iters), so providers
+// a thousand times slower than the default still finish a survey; 0: none.
+inline int& iters_ceiling() {
+  static int c = 0;
+  return c;
+}
+inline int capped_iters(int n) { return iters_ceiling() > 0 ? std::clamp(n, 1, iters_ceiling()) : n; }
+
 // Iterations that keep one trial near `budget_bytes` of traffic.
 inline int iters_for(std::size_t bytes, std::size_t budget_bytes = 64u << 20, int lo = 4, int hi = 4000) {
   long n = static_cast<long>(budget_bytes / std::max<std::size_t>(bytes, 1));
-  return static_cast<int>(std::clamp<long>(n, lo, hi));
+  return capped_iters(static_cast<int>(std::clamp<long>(n, lo, hi)));
 }
 
 inline std::string size_text(std::size_t b) {

@@ -163,7 +163,7 @@ RawSession::Rate RawSession::rate(std::size_t bytes, int window) {
     for (int k = 0; k < w; ++k) m.one(write, static_cast<std::size_t>(k % m.window) * m.slot, bytes, k);
     wait_completions(m.ep, w);
   };
-  const int iters = std::max(3, 2000 / w);
+  const int iters = capped_iters(std::max(3, 2000 / w));
   Rate r;
   r.write_s = per_call([&] { burst(true); }, iters, 3) / w;
   r.read_s = per_call([&] { burst(false); }, iters, 3) / w;
