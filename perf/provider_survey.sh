@@ -11,7 +11,7 @@ build=$1 src=$2 out=$3
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-lo}
 mkdir -p "$out/providers"
 csv="$out/providers.csv"
-echo "provider,kind,bytes,put_us,get_us,acc_us,putS_us,getS_us,accS_us,put_MBs,get_MBs,acc_MBs,putW_MBs,getW_MBs,memcpy_MBs,rawW_us,rawR_us,rawW_MBs,rawR_MBs,put_r,get_r,pBW_r,gBW_r" >"$csv"
+rm -f "$csv"
 for p in "tcp;ofi_rxm" tcp sockets "udp;ofi_rxd" shm "verbs;ofi_rxm" psm3 psm2 efa; do
   name=${p//;/+}
   if ! fi_info -p "$p" -t FI_EP_RDM >/dev/null 2>&1; then
@@ -31,9 +31,12 @@ for p in "tcp;ofi_rxm" tcp sockets "udp;ofi_rxd" shm "verbs;ofi_rxm" psm3 psm2 e
     echo "provider $p: armci_bench failed (exit $rc, see providers/$name.txt)"
     continue
   fi
+  # armci_bench's columns, the provider first; its header once.
+  [ -s "$csv" ] || sed -n '1s/^/provider,/p' "$out/providers/$name.csv" >"$csv"
   awk -F, -v p="$p" 'NR > 1 && $1 == "inter" { print p "," $0 }' "$out/providers/$name.csv" >>"$csv"
   echo "provider $p: done in $(( $(date +%s) - start )) s"
 done
+[ -s "$csv" ] || { echo "provider_survey: no provider ran"; exit 0; }
 # One table: 8 B latency and 64 KiB windowed bandwidth, ours and raw.
 awk -F, 'NR > 1 && $3 == 8     { l[$1] = sprintf("%8.2f %8.2f %8.2f %8.2f %8.2f", $4, $5, $6, $16, $17); o[++n] = $1 }
          NR > 1 && $3 == 65536 { b[$1] = sprintf("%9.0f %9.0f %9.0f %9.0f", $13, $14, $18, $19) }

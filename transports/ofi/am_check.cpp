@@ -15,7 +15,7 @@ bool aligned(uint64_t a, uint64_t to) { return a % to == 0; }
 
 // reply_cap: what a get's pieces may add up to (one reply, or one slot).
 const char* check_pieces(const char* body, std::size_t room, const AmLimits& lim, AmView* v,
-                         std::size_t reply_cap = kAmMax - sizeof(ReplyHeader)) {
+                         std::size_t reply_cap = kReplyData) {
   const AmHeader& h = v->h;
   const bool carries = h.op != static_cast<uint16_t>(AmOp::GetPieces) && h.op != static_cast<uint16_t>(AmOp::StagedGet);
   if (h.npieces == 0) return "no pieces";
@@ -37,6 +37,13 @@ const char* check_pieces(const char* body, std::size_t room, const AmLimits& lim
   }
   if (carries && total != h.payload) return "piece lengths do not add up to the payload";
   if (!carries && total > reply_cap) return "get pieces do not fit one reply";
+  return nullptr;
+}
+
+// Staged notices and gets name one of the sender's own slots.
+const char* check_slot(const AmHeader& h, const AmLimits& lim) {
+  if (lim.stage_slot == 0) return "staging message, but this agent has no staging";
+  if (h.arg0 % lim.stage_slot || h.arg0 / lim.stage_slot >= lim.stage_slots) return "staging slot out of range";
   return nullptr;
 }
 
@@ -112,13 +119,11 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
     case AmOp::StageQuery: return room ? "staging query carries data" : nullptr;
     case AmOp::Staged:
       if (room) return "staged notice carries data";
-      if (lim.stage_slot == 0) return "staged notice, but this agent has no staging";
-      if (h.arg0 % lim.stage_slot || h.arg0 / lim.stage_slot >= lim.stage_slots) return "staging slot out of range";
+      if (const char* why = check_slot(h, lim)) return why;
       if (h.arg1 < sizeof(AmHeader) || h.arg1 > lim.stage_slot) return "staged message length out of range";
       return nullptr;
     case AmOp::StagedGet:
-      if (lim.stage_slot == 0) return "staged get, but this agent has no staging";
-      if (h.arg0 % lim.stage_slot || h.arg0 / lim.stage_slot >= lim.stage_slots) return "staging slot out of range";
+      if (const char* why = check_slot(h, lim)) return why;
       return check_pieces(body, room, lim, v, lim.stage_slot);
     default: return "unknown kind";
   }

@@ -124,4 +124,7 @@ struct ReplyHeader {
   uint32_t pad;
 };
 
+// Data one reply can carry (what a GetPieces request may ask for).
+inline constexpr std::size_t kReplyData = kAmMax - sizeof(ReplyHeader);
+
 }  // namespace armci::transport::ofi

@@ -206,7 +206,7 @@ struct OfiImpl {
   // Gets carry no data: their pieces add up to at most reply_cap bytes.
   std::size_t fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p, std::size_t& i,
                           std::size_t& done, std::vector<Piece>& parts,
-                          std::size_t reply_cap = ofi::kAmMax - sizeof(ReplyHeader));
+                          std::size_t reply_cap = ofi::kReplyData);
 
   // Staging (initiator_stage.cpp), for pieces_am: true if the op went that way.
   bool stage_ready(int node);
