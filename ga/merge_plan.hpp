@@ -1,6 +1,6 @@
 // The plan of a merge of mirrored node copies: who contributes what to each
-// tile, which process of each node handles which tiles, and the node
-// schedule (recursive doubling with fold/unfold).  Everything here is a
+// tile and which process of each node handles which tiles (the node schedule
+// and the tiles' routes are ga/merge_schedule.hpp).  Everything here is a
 // function of the array's description and the gathered dirty bitmaps, so
 // every process computes the same plan without talking to the others.
 #pragma once
@@ -9,61 +9,10 @@
 #include <vector>
 
 #include "ga/array.hpp"
+#include "ga/merge_schedule.hpp"
 #include "ga/mirror_state.hpp"
 
 namespace ga {
-
-enum class Kind { Fold, Double, Unfold };
-
-struct Step {
-  Kind kind;
-  int k;  // recursive-doubling level
-};
-
-// Node schedule over P nodes: m = largest power of two <= P; the r = P - m
-// extra nodes fold into nodes 0..r-1 first and get the result back last.
-struct Schedule {
-  int P = 1, m = 1, r = 0;
-  std::vector<Step> steps;
-
-  explicit Schedule(int nnodes) : P(nnodes) {
-    int levels = 0;
-    while (m * 2 <= P) {
-      m *= 2;
-      ++levels;
-    }
-    r = P - m;
-    if (r) steps.push_back({Kind::Fold, 0});
-    for (int k = 0; k < levels; ++k) steps.push_back({Kind::Double, k});
-    if (r) steps.push_back({Kind::Unfold, 0});
-  }
-  // Recursive-doubling index: an extra node counts as the node it folds into.
-  int rd(int node) const { return node < m ? node : node - m; }
-  // Partner of `node` in step s, or -1 if it sits the step out.
-  int partner(const Step& s, int node) const {
-    switch (s.kind) {
-      case Kind::Fold:
-      case Kind::Unfold:
-        return node >= m ? node - m : (node < r ? node + m : -1);
-      default:
-        return node < m ? node ^ (1 << s.k) : -1;
-    }
-  }
-  // Does `from` send its partial sum of a tile with contributors c in step s?
-  // Only when that partial holds a contribution (unfold: when the partner
-  // lacks one).
-  bool sends(const Step& s, int from, const std::vector<int>& c) const {
-    switch (s.kind) {
-      case Kind::Fold:
-        return from >= m && std::find(c.begin(), c.end(), from) != c.end();
-      case Kind::Double:
-        return from < m &&
-               std::any_of(c.begin(), c.end(), [&](int x) { return (rd(x) >> s.k) == (from >> s.k); });
-      default:
-        return from < r && std::any_of(c.begin(), c.end(), [&](int x) { return x != from + m; });
-    }
-  }
-};
 
 // What one tile needs: the nodes whose values enter the sum.
 struct TilePlan {
@@ -71,6 +20,8 @@ struct TilePlan {
   int rep = -1;              // the clean node standing for all clean copies
   long scale = 1;            // ... how many copies it stands for
   bool local_scale = false;  // nothing written, equal copies: x nnodes locally
+  Route route = Route::Doubling;
+  int home = 0;  // where the Scatter route builds the sum
 
   bool has(int node) const { return std::find(contrib.begin(), contrib.end(), node) != contrib.end(); }
 };

@@ -6,7 +6,10 @@
 // share the work (ga/merge_plan.hpp).  A node sends a tile in a step only if
 // its partial sum holds a contribution: a tile written by one node crosses
 // the network nnodes-1 times, the minimum for every node to receive it, and
-// tiles nobody wrote since the last zero/merge/fill do not move at all.
+// tiles nobody wrote since the last zero/merge/fill do not move at all.  From
+// 4 nodes and 1 MiB copies, tiles that most nodes wrote are reduce-scattered
+// and gathered instead (ga/merge_schedule.hpp): 2(m-1)/m of the array per
+// node rather than log2(m) times it.
 //
 // Buffers: each process has one scratch allocation (made at the first merge):
 // its tiles' partial sums, then one receive area per step, so a fast partner
@@ -53,7 +56,22 @@ class Merge {
         j_(local_index(a)),
         t0_(g_.first(nl_, j_)),
         t1_(g_.first(nl_, j_ + 1)) {
-    for (int t = t0_; t < t1_; ++t) plans_.push_back(plan_tile(m_, all, t));
+    std::map<std::pair<std::vector<int>, int>, Route> routes;  // tiles share few contributor sets
+    const bool big = g_.before(g_.count()) >= kScatterFromBytes;  // the same answer everywhere
+    auto route = [&](const std::vector<int>& c, int home) {
+      if (!big) return Route::Doubling;
+      auto [it, fresh] = routes.try_emplace({c, home});
+      if (fresh) it->second = sch_.route(c, home);
+      return it->second;
+    };
+    for (int n = 0; n < m_.nnodes(); ++n) everyone_.push_back(n);
+    for (int t = t0_; t < t1_; ++t) {
+      TilePlan p = plan_tile(m_, all, t);
+      p.home = sch_.home(t);
+      p.route = route(p.contrib, p.home);
+      full_route_.push_back(route(everyone_, p.home));
+      plans_.push_back(std::move(p));
+    }
     touched_.assign(plans_.size(), 0);
   }
 
@@ -74,6 +92,8 @@ class Merge {
   const TileRanges g_;
   const int node_, nl_, j_, t0_, t1_;
   std::vector<TilePlan> plans_;
+  std::vector<int> everyone_;      // a tile every node wrote...
+  std::vector<Route> full_route_;  // ... and its route, for the full-merge count
   std::vector<char> touched_;  // partial sum differs from the node copy
   char* base_ = nullptr;
 
@@ -113,15 +133,14 @@ class Merge {
       std::memset(work(t), 0, static_cast<std::size_t>(g_.bytes(t)));
     }
     // What a merge of fully written copies would have me send.
-    for (const Step& s : sch_.steps) {
-      const int pn = sch_.partner(s, node_);
-      if (pn >= 0 && sch_.sends(s, node_, {pn, node_})) m_.full += g_.bytes(t);
-    }
+    for (const Step& s : sch_.steps)
+      if (sch_.partner(s, node_) >= 0 && sch_.sends(s, node_, everyone_, full_route_[idx(t)], p.home))
+        m_.full += g_.bytes(t);
   }
 
   // Step s: one vector put of my tiles to the partner node (into the
   // receive areas of the processes handling them there), then add what the
-  // partner node's processes sent me.
+  // partner node's processes sent me (or copy it: a finished sum).
   void exchange(int s) {
     const Step& step = sch_.steps[static_cast<std::size_t>(s)];
     const int pn = sch_.partner(step, node_);
@@ -136,7 +155,7 @@ class Merge {
       if (p.contrib.empty()) continue;
       const int qj = g_.handler(pnl, t);
       const int q = their[static_cast<std::size_t>(qj)];
-      if (sch_.sends(step, node_, p.contrib)) {
+      if (sch_.sends(step, node_, p.contrib, p.route, p.home)) {
         char* dst = static_cast<char*>(m_.scratch_ptrs[static_cast<std::size_t>(q)]) + area(pnl, qj, s) +
                     g_.offset(pnl, qj, t);
         auto& v = by_size[{q, g_.bytes(t)}];
@@ -145,7 +164,8 @@ class Merge {
         if (std::find(targets.begin(), targets.end(), q) == targets.end()) targets.push_back(q);
         m_.moved += g_.bytes(t);
       }
-      if (sch_.sends(step, pn, p.contrib) && std::find(senders.begin(), senders.end(), q) == senders.end())
+      if (sch_.sends(step, pn, p.contrib, p.route, p.home) &&
+          std::find(senders.begin(), senders.end(), q) == senders.end())
         senders.push_back(q);
     }
     if (!targets.empty()) {
@@ -168,10 +188,9 @@ class Merge {
     for (int q : senders) armci_notify_wait(a_.members[static_cast<std::size_t>(q)], nullptr);
     for (int t = t0_; t < t1_; ++t) {
       const TilePlan& p = plan(t);
-      if (p.contrib.empty() || !sch_.sends(step, pn, p.contrib)) continue;
+      if (p.contrib.empty() || !sch_.sends(step, pn, p.contrib, p.route, p.home)) continue;
       const char* in = base_ + area(nl_, j_, s) + g_.offset(nl_, j_, t);
-      // Unfold brings the finished sum; the other steps bring partial sums.
-      if (step.kind == Kind::Unfold)
+      if (sch_.finished(step, p.route))
         std::memcpy(work(t), in, static_cast<std::size_t>(g_.bytes(t)));
       else
         add_elements(a_.type, work(t), in, m_.tiles.tile_elems(t));

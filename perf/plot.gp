@@ -1,6 +1,6 @@
 # gnuplot -e "csv='armci_bench.csv'; out='armci_bench.png'" perf/plot.gp
 set datafile separator ","
-set terminal pngcairo size 1400,1000 font ",10"
+set terminal pngcairo size 1400,1000 font ",10" noenhanced
 set output out
 set multiplot layout 2,2 title "armci-ofi: armci_bench"
 set logscale xy

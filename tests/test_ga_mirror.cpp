@@ -195,6 +195,54 @@ TEST_F(GaMirror, AccessStaysOnNode) {
 
 // After a merge all copies are equal; merging again sums equal copies
 // (GA's semantics) without moving a byte.
+// Tiles written by 1, 2, ... all nodes in one merge: from 4 nodes (and 1 MiB)
+// the widely written ones are reduce-scattered and gathered while the others add
+// up by recursive doubling (ga/merge_schedule.hpp); every element must come
+// out as the sum of its writers, on a zero base and then on equal copies
+// (where unwritten copies count as the old value).
+TEST_F(GaMirror, MergeMixedWriters) {
+  const int P = gat::nnodes(), n = gat::node();
+  const int N = 1024, M = 130, band = 16;  // 1 MiB: big enough for the Scatter route
+  int dims[2] = {N, M};
+  GA g(mirrored(C_DBL, 2, dims, "mixed"));
+  GA_Zero(g);
+  // Band b (16 rows, a row of tiles) is written by nodes b, b+1, ... (mod P),
+  // 1 + b mod P of them, at phase 2 only every third band, by fewer.
+  auto writers = [&](int b, int phase) { return phase == 1 ? 1 + b % P : (b % 3 ? 0 : 1 + (b / 3) % P); };
+  auto writes = [&](int b, int phase, int node) { return (node - b % P + P) % P < writers(b, phase); };
+  auto value = [&](int i, int j, int node, int phase) { return phase * 1000.0 * (node + 1) + i * M + j; };
+  std::vector<double> want(static_cast<std::size_t>(N) * M, 0.0);
+  for (int phase = 1; phase <= 2; ++phase) {
+    if (gat::local_rank() == 0)
+      for (int b = 0; b < N / band; ++b) {
+        if (!writes(b, phase, n)) continue;
+        std::vector<double> v(static_cast<std::size_t>(band) * M);
+        for (int i = 0; i < band; ++i)
+          for (int j = 0; j < M; ++j) v[static_cast<std::size_t>(i * M + j)] = value(b * band + i, j, n, phase);
+        int lo[2] = {b * band, 0}, hi[2] = {b * band + band - 1, M - 1}, ld[1] = {M};
+        NGA_Put(g, lo, hi, v.data(), ld);
+      }
+    GA_Merge_mirrored(g);
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < M; ++j) {
+        double& w = want[static_cast<std::size_t>(i * M + j)];
+        const int b = i / band;
+        double sum = (P - writers(b, phase)) * w;  // copies nobody rewrote keep the old sum
+        if (phase == 1) sum = 0;
+        for (int x = 0; x < P; ++x)
+          if (writes(b, phase, x)) sum += value(i, j, x, phase);
+        w = writers(b, phase) ? sum : P * w;
+      }
+    const auto all = get_all(g, N, M);
+    long bad = 0;
+    for (std::size_t k = 0; k < all.size(); ++k) bad += all[k] != want[k];
+    EXPECT_EQ(bad, 0) << "phase " << phase << ", nnodes=" << P;
+    long moved = 0, full = 0;
+    GA_Merge_mirrored_stats(g, &moved, &full);
+    EXPECT_LE(gat::sum_all(moved), gat::sum_all(full));
+  }
+}
+
 TEST_F(GaMirror, MergeOfMergedCopies) {
   const int P = gat::nnodes();
   int dims[2] = {40, 41};
@@ -490,17 +538,21 @@ TEST_F(GaMirror, SparseMergeDistrBytes) {
   if (me() == 0)
     std::printf(
         "[ sparse merge_distr_patch ] nnodes=%d full %ld bytes (network %ld), sparse %ld bytes "
-        "(network %ld), ratio %.3f (bound 1/nnodes + 10%% = %.3f), minimum %ld\n",
+        "(network %ld), ratio %.3f (1/nnodes = %.3f), minimum %ld\n",
         P, full, full_net, sparse, sparse_net, full ? static_cast<double>(sparse) / full : 0.0,
-        1.1 / P, minimum);
+        1.0 / P, minimum);
   if (P == 1) {
     EXPECT_EQ(full, 0);
     EXPECT_EQ(sparse, 0);
     return;
   }
   EXPECT_GE(sparse, minimum);
-  EXPECT_LE(sparse, minimum * 11 / 10);
-  EXPECT_LE(sparse, full / P * 11 / 10) << "1/nnodes of the full merge, plus 10%";
+  // A tile cut by a share border goes from both nodes beside it: at most one
+  // strip of tiles (16 x 16 elements here: the tile grid's smallest square of
+  // 256) per border on top of the minimum.
+  const long borders = (P - 1) * 16L * N * 8;
+  EXPECT_LE(sparse, minimum + borders);
+  EXPECT_LE(sparse, full / P + borders) << "1/nnodes of the full merge, plus the share borders";
   EXPECT_GE(sparse_net, sparse);
   EXPECT_LE(sparse_net, sparse + sparse / 5 + 65536L * nproc());
   EXPECT_GE(full_net, full);
