@@ -65,11 +65,11 @@ class Merge {
       return it->second;
     };
     for (int n = 0; n < m_.nnodes(); ++n) everyone_.push_back(n);
+    full_route_ = route(everyone_, 0);  // a tile everyone wrote costs the same whatever its home
     for (int t = t0_; t < t1_; ++t) {
       TilePlan p = plan_tile(m_, all, t);
       p.home = sch_.home(t);
       p.route = route(p.contrib, p.home);
-      full_route_.push_back(route(everyone_, p.home));
       plans_.push_back(std::move(p));
     }
     touched_.assign(plans_.size(), 0);
@@ -92,8 +92,8 @@ class Merge {
   const TileRanges g_;
   const int node_, nl_, j_, t0_, t1_;
   std::vector<TilePlan> plans_;
-  std::vector<int> everyone_;      // a tile every node wrote...
-  std::vector<Route> full_route_;  // ... and its route, for the full-merge count
+  std::vector<int> everyone_;           // a tile every node wrote...
+  Route full_route_ = Route::Doubling;  // ... and its route, for the full-merge count
   std::vector<char> touched_;  // partial sum differs from the node copy
   char* base_ = nullptr;
 
@@ -134,7 +134,7 @@ class Merge {
     }
     // What a merge of fully written copies would have me send.
     for (const Step& s : sch_.steps)
-      if (sch_.partner(s, node_) >= 0 && sch_.sends(s, node_, everyone_, full_route_[idx(t)], p.home))
+      if (sch_.partner(s, node_) >= 0 && sch_.sends(s, node_, everyone_, full_route_, p.home))
         m_.full += g_.bytes(t);
   }
 

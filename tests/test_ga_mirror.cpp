@@ -227,8 +227,7 @@ TEST_F(GaMirror, MergeMixedWriters) {
       for (int j = 0; j < M; ++j) {
         double& w = want[static_cast<std::size_t>(i * M + j)];
         const int b = i / band;
-        double sum = (P - writers(b, phase)) * w;  // copies nobody rewrote keep the old sum
-        if (phase == 1) sum = 0;
+        double sum = (P - writers(b, phase)) * w;  // copies nobody rewrote keep the old sum (0 at phase 1)
         for (int x = 0; x < P; ++x)
           if (writes(b, phase, x)) sum += value(i, j, x, phase);
         w = writers(b, phase) ? sum : P * w;
