@@ -55,6 +55,7 @@ transport::OfiContext Runtime::ofi_context() {
     fatal("ARMCI_Init", "ARMCI_OFI_STAGE_SLOT=%zu: a staging slot must hold between %zu bytes (two active messages) "
           "and 1 GiB", knobs.OFI_STAGE_SLOT, 2 * transport::ofi::kAmMax);
   c.stage_from = knobs.OFI_STAGE_FROM;
+  c.stage_pieces_below = knobs.OFI_STAGE_PIECES_BELOW;
   c.stage_slot = knobs.OFI_STAGE_SLOT;
   c.eagain_timeout = knobs.OFI_EAGAIN_TIMEOUT;
   c.me = topo.me;

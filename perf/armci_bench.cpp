@@ -4,7 +4,7 @@
 // measured in the same run.  Run it with armcirun on >= 2 processes; with
 // ARMCI_VNODES=2 and 4 processes it measures both kinds of pairs.
 //
-//   armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--max-iters N]
+//   armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--sweep-bytes B] [--max-iters N]
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,6 +31,7 @@ struct Options {
   std::string csv;
   bool raw = true;
   bool sweep = false;
+  std::size_t sweep_bytes = 64u << 10;
   int window = 8;
 };
 
@@ -233,14 +234,15 @@ void check_cost(const char* where, int target, char* local, char* remote, bool r
   std::printf("RATIO check_%s_get %.3f\n", where, get_on / get_off);
 }
 
-// Strided put/get of a 64 KiB payload cut into pieces of 8 B .. 16 KiB,
-// blocking (+ fence for put): how piece size decides between packed active
-// messages and RMA iovec batches (run once per ARMCI_OFI_PACK_BELOW value).
-void sweep(int target, char* local, char* remote) {
-  std::printf("\nStrided sweep to process %d: 64 KiB payload in pieces, gap = piece size\n", target);
+// Strided put/get of a payload (64 KiB unless --sweep-bytes) cut into
+// pieces of 8 B .. a quarter of it, blocking (+ fence for put): how piece
+// size and total decide between packed active messages, staging and RMA
+// iovec batches (run once per ARMCI_OFI_PACK_BELOW / _STAGE_PIECES_BELOW value).
+void sweep(int target, char* local, char* remote, std::size_t payload) {
+  std::printf("\nStrided sweep to process %d: %zu B payload in pieces, gap = piece size\n", target, payload);
   std::printf("%8s %8s %12s %12s\n", "piece", "pieces", "putS+f_us", "getS_us");
-  for (int w = 8; w <= 16384; w *= 2) {
-    int count[2] = {w, 65536 / w}, stride[1] = {2 * w};
+  for (int w = 8; static_cast<std::size_t>(w) <= payload / 4; w *= 2) {
+    int count[2] = {w, static_cast<int>(payload / static_cast<std::size_t>(w))}, stride[1] = {2 * w};
     const int it = 40;
     double put = per_call([&] { ARMCI_PutS(local, stride, remote, stride, count, 1, target); ARMCI_Fence(target); }, it, 3);
     double get = per_call([&] { ARMCI_GetS(remote, stride, local, stride, count, 1, target); }, it, 3);
@@ -331,16 +333,17 @@ int main(int argc, char** argv) {
     else if (a == "--no-raw") o.raw = false;
     else if (a == "--window" && i + 1 < argc) o.window = std::max(1, std::atoi(argv[++i]));
     else if (a == "--sweep") o.sweep = true;
+    else if (a == "--sweep-bytes" && i + 1 < argc) o.sweep_bytes = std::max<std::size_t>(64, std::strtoul(argv[++i], nullptr, 0));
     else if (a == "--max-iters" && i + 1 < argc) iters_ceiling() = std::max(1, std::atoi(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--max-iters N]\n");
+      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--sweep-bytes B] [--max-iters N]\n");
       return 2;
     }
   }
   ARMCI_Init();
   const int me = armci_msg_me(), n = armci_msg_nproc();
   const std::vector<std::size_t> sizes = sizes_up_to(o.max);
-  const std::size_t region = o.max * static_cast<std::size_t>(std::max(o.window, 2)) + 4096;
+  const std::size_t region = std::max(o.max * static_cast<std::size_t>(std::max(o.window, 2)), 2 * o.sweep_bytes) + 4096;
   std::vector<void*> ptrs(static_cast<std::size_t>(n));
   if (ARMCI_Malloc(ptrs.data(), static_cast<armci_size_t>(region)) != 0) ARMCI_Error("armci_bench: ARMCI_Malloc failed", 1);
   std::vector<char> local(region);
@@ -365,7 +368,7 @@ int main(int argc, char** argv) {
   }
   ARMCI_Barrier();
   if (o.sweep) {
-    if (me == 0 && inter > 0) sweep(inter, local.data(), static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]));
+    if (me == 0 && inter > 0) sweep(inter, local.data(), static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]), o.sweep_bytes);
     ARMCI_Barrier();
     ARMCI_Free(ptrs[static_cast<std::size_t>(me)]);
     ARMCI_Finalize();

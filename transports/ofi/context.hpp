@@ -52,6 +52,7 @@ struct OfiContext {
   std::size_t inject_max = 0;     // ARMCI_OFI_INJECT (0: the provider's)
   std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW
   std::size_t stage_from = 0;     // ARMCI_OFI_STAGE_FROM (0: never staged)
+  std::size_t stage_pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
   std::size_t stage_slot = 0;     // ARMCI_OFI_STAGE_SLOT
   double eagain_timeout = 60;     // ARMCI_OFI_EAGAIN_TIMEOUT
   int me = 0;                     // my rank: the origin of my active messages

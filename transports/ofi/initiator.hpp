@@ -127,6 +127,7 @@ struct OfiImpl {
   std::size_t inject_limit = 0;
   std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW
   std::size_t stage_from = 0;     // ARMCI_OFI_STAGE_FROM (0: never)
+  std::size_t stage_pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
   // Where staged messages are built before the RMA write: kStageSlots local
   // slots of cfg.stage_slot bytes, made at first use.
   fid_mr* stage_local_mr = nullptr;
