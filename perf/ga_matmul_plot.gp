@@ -6,8 +6,9 @@ set output out
 set termoption noenhanced
 set title "1025 x 1025 matrix multiply (examples/ga_matmul.cpp): distributed vs mirrored"
 set grid
-set key top right
+set key bottom right box opaque  # the lines crowd the top; the bottom right stays empty
 set logscale y
+set format y "%.0e"
 set xlabel "processes (1 on one node; 2 and 4 on 2 virtual nodes)"
 set ylabel "seconds"
 set xtics 1
