@@ -7,6 +7,9 @@
 // processes meet at such offsets by chance (a large malloc'd buffer starts 16
 // bytes into its page), so those copies go through a plain loop of 64-byte
 // moves (0.17 us there; glibc's own vector copy in 2 KiB calls took 0.55 us).
+// Only up to 512 KiB: from about 640 KiB the loop is 10-15% slower than
+// memcpy (Intel Xeon, 1 MiB at distance 16: 40 us against 35), which cost
+// the 1 MiB intra-node ARMCI_Get 15% against memcpy in perf/armci_bench.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +19,7 @@ namespace armci {
 
 inline void copy_bytes(void* dst, const void* src, std::size_t n) {
   // glibc's threshold is 2048-8192 bytes by vector width (2112 here); below it, memcpy.
-  constexpr std::size_t kFrom = 2048, kUpTo = std::size_t{1} << 20;  // slow range seen: 2 KiB..256 KiB
+  constexpr std::size_t kFrom = 2048, kUpTo = std::size_t{512} << 10;  // slow range seen: 2 KiB..256 KiB
   const auto distance = (reinterpret_cast<uintptr_t>(dst) - reinterpret_cast<uintptr_t>(src)) & 4095;
   if (__builtin_expect(n < kFrom || n > kUpTo || distance == 0 || distance >= 64, 1)) {
     std::memcpy(dst, src, n);
