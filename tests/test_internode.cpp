@@ -36,6 +36,14 @@ namespace {
 
 bool multi_node() { return armci_domain_count(ARMCI_DOMAIN_SMP) > 1; }
 
+// The first process of another node from `start` on (cyclically), -1 if none.
+int other_node_from(int start) {
+  const int n = armci_msg_nproc();
+  for (int k = 0; k < n; ++k)
+    if (!ARMCI_Same_node((start + k) % n)) return (start + k) % n;
+  return -1;
+}
+
 // The sockets provider needs ~5 ms per round trip on this kind of machine
 // (its progress thread sleeps); scale the heavy loops down for it so the
 // suite stays within CI time.  The invariants checked are the same.
@@ -119,9 +127,7 @@ TEST_F(Internode, KeysResolvedAtMallocNotPerOperation) {
   // messages, which carry addresses, not keys).
   const int rows = 4, width = 4096, stride = 5000;
   mp::Shared<char> a(static_cast<std::size_t>(rows) * stride + 16384);
-  int peer = -1;
-  for (int p = 0; p < nproc() && peer < 0; ++p)
-    if (!ARMCI_Same_node(p)) peer = p;
+  const int peer = other_node_from(0);
   long v = me() + 1, back = 0, scale = 1;
   std::vector<char> src(static_cast<std::size_t>(rows) * width, static_cast<char>(me() + 1));
   int count[2] = {width, rows}, sst[1] = {width}, dst[1] = {stride};
@@ -263,9 +269,7 @@ TEST_F(Internode, PackedGetRepliesCountAsRemoteBytes) {
   mp::Shared<char> a(1u << 20);
   ARMCI_Barrier();
   // The first process of another node; 64 pieces of 512 B travel packed.
-  int peer = -1;
-  for (int p = 0; p < nproc() && peer < 0; ++p)
-    if (!ARMCI_Same_node(p)) peer = p;
+  const int peer = other_node_from(0);
   std::vector<char> local(64 * 4096);
   std::vector<void*> src(64), dst(64);
   for (int i = 0; i < 64; ++i) {
@@ -405,9 +409,7 @@ TEST_F(Internode, StagedGetsAreExact) {
 // its path.
 TEST_F(Internode, FewKiBRowsOfLargeTransfersAreStaged) {
   if (!multi_node()) GTEST_SKIP() << "one node: nothing is staged";
-  int peer = -1;
-  for (int k = 1; k < nproc() && peer < 0; ++k)
-    if (!ARMCI_Same_node((me() + k) % nproc())) peer = (me() + k) % nproc();
+  const int peer = other_node_from(me() + 1);
   ASSERT_GE(peer, 0);
   const std::size_t total = slow_provider() ? 128u << 10 : 512u << 10;
   constexpr int kGap = 512;
@@ -461,10 +463,7 @@ TEST_F(Internode, FewKiBRowsOfLargeTransfersAreStaged) {
 // does (which shows the counter counts).
 TEST_F(Internode, MallocLocalBuffersNeedNoBounceCopy) {
   if (!multi_node()) GTEST_SKIP() << "one node: no network transfers";
-  const int mine = armci_domain_my_id(ARMCI_DOMAIN_SMP);
-  int peer = -1;
-  for (int p = 0; p < nproc() && peer < 0; ++p)
-    if (armci_domain_id(ARMCI_DOMAIN_SMP, p) != mine) peer = p;
+  const int peer = other_node_from(0);
   ASSERT_GE(peer, 0);
   const std::size_t max = 512 * 1024;
   std::vector<void*> remote(static_cast<std::size_t>(nproc()));
