@@ -56,7 +56,8 @@ transport::OfiContext Runtime::ofi_context() {
           "and 1 GiB", knobs.OFI_STAGE_SLOT, 2 * transport::ofi::kAmMax);
   c.stage_from = knobs.OFI_STAGE_FROM;
   c.stage_pieces_below = knobs.OFI_STAGE_PIECES_BELOW;
-  c.stage_slot = knobs.OFI_STAGE_SLOT;
+  c.stage_slot = knobs.OFI_STAGE_SLOT + transport::ofi::kStageHead;
+  c.stage_cq_data = knobs.OFI_STAGE_CQ_DATA;
   c.eagain_timeout = knobs.OFI_EAGAIN_TIMEOUT;
   c.me = topo.me;
   for (int n = 0; n < topo.nnodes; ++n) {
@@ -236,7 +237,7 @@ void Runtime::start_node_agent(std::size_t prefix) {
     c.endpoint = endpoint_options("node agent");
     c.senders = topo.procs_outside(topo.my_node());
     c.nprocs = topo.nprocs();
-    c.stage_slot = knobs.OFI_STAGE_FROM ? knobs.OFI_STAGE_SLOT : 0;
+    c.stage_slot = knobs.OFI_STAGE_FROM ? knobs.OFI_STAGE_SLOT + transport::ofi::kStageHead : 0;
     c.stage_max = knobs.OFI_STAGE_MAX;
     c.ctl = &heap_service->control();
     ofi_agent = std::make_unique<transport::OfiAgent>(c);

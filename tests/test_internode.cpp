@@ -4,6 +4,7 @@
 // Runs with small heap segments (ARMCI_SHM_SEGMENT=8M in suite.list) so the
 // heap grows during the test.
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -428,7 +429,7 @@ TEST_F(Internode, FewKiBRowsOfLargeTransfersAreStaged) {
     for (std::size_t i = 0; i < total; ++i) src[i] = static_cast<char>((i / 7 + static_cast<std::size_t>(me() * 13 + width)) & 0x7f);
     char* dst = grid.of(peer) + static_cast<std::size_t>(me()) * slice;
     const long put_staged = std::max(0L, ARMCI_Ofi_stat("am_staged"));
-    const long get_staged = std::max(0L, ARMCI_Ofi_stat("am_staged_get"));
+    const long get_staged = std::max(0L, ARMCI_Ofi_stat("am_staged_get_strided"));
     std::memset(grid.mine(), 0, slice * static_cast<std::size_t>(nproc()));
     ARMCI_Barrier();
     int count[2] = {width, rows}, dense[1] = {width}, spread[1] = {pitch};
@@ -449,11 +450,99 @@ TEST_F(Internode, FewKiBRowsOfLargeTransfersAreStaged) {
     if (defaults) {
       const bool staged = width < 16384;
       EXPECT_EQ(ARMCI_Ofi_stat("am_staged") > put_staged, staged) << "strided put of " << rows << " rows";
-      EXPECT_EQ(ARMCI_Ofi_stat("am_staged_get") > get_staged, staged) << "strided get of " << rows << " rows";
+      EXPECT_EQ(ARMCI_Ofi_stat("am_staged_get_strided") > get_staged, staged) << "strided get of " << rows << " rows";
     }
     ARMCI_Barrier();  // before the next width clears the slices
   }
   ARMCI_Barrier();
+}
+
+// Strided puts, accumulates and gets of small rows whose messages name the
+// rows by shape (AccStrided, PutStrided, StagedGetStrided) instead of a
+// piece table: one to three levels, different strides at the two ends,
+// transfers of several slots so messages start inside a level.  Each
+// process writes its slice at a process of another node, accumulates onto
+// it, reads it back whole (rows and gaps as they landed) and strided into
+// a third layout; the offsets are worked out here with nested loops, not
+// with the runtime's walk.
+TEST_F(Internode, StridedShapesAreStagedExactly) {
+  if (!multi_node()) GTEST_SKIP() << "one node: nothing is staged";
+  const int peer = other_node_from(me() + 1);
+  ASSERT_GE(peer, 0);
+  struct Case {
+    std::vector<int> count, src, dst;  // count[0] bytes, strides in bytes (multiples of 8)
+  };
+  const int rows = slow_provider() ? 512 : 4096;
+  const std::vector<Case> cases = {
+      {{256, rows}, {320}, {512}},                          // 1 MiB of 256 B rows: four slots
+      {{96, 7, 300}, {128, 1000}, {104, 800}},              // two levels
+      {{64, 3, 5, 420}, {72, 232, 1200}, {80, 256, 1304}},  // three levels
+  };
+  // Byte offsets of every piece for these strides.
+  auto offsets = [](const std::vector<int>& count, const std::vector<int>& stride) {
+    std::vector<std::size_t> out{0};
+    for (std::size_t l = 1; l < count.size(); ++l) {
+      std::vector<std::size_t> next;
+      for (int i = 0; i < count[l]; ++i)
+        for (std::size_t o : out) next.push_back(o + static_cast<std::size_t>(i) * static_cast<std::size_t>(stride[l - 1]));
+      out.swap(next);
+    }
+    return out;
+  };
+  auto extent = [&](const Case& c, const std::vector<int>& stride) {
+    const std::vector<std::size_t> o = offsets(c.count, stride);
+    return *std::max_element(o.begin(), o.end()) + static_cast<std::size_t>(c.count[0]);
+  };
+  std::size_t slice = 0;
+  for (const Case& c : cases) slice = std::max(slice, extent(c, c.dst));
+  mp::Shared<char> grid(slice * static_cast<std::size_t>(nproc()));
+  bool defaults = true;
+  for (const char* k : {"ARMCI_OFI_STAGE_FROM", "ARMCI_OFI_STAGE_MAX", "ARMCI_OFI_PACK_BELOW", "ARMCI_OFI_ATOMICS"})
+    if (std::getenv(k)) defaults = false;
+  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+    const Case& c = cases[ci];
+    SCOPED_TRACE(ci);
+    const int levels = static_cast<int>(c.count.size()) - 1;
+    const std::size_t row = static_cast<std::size_t>(c.count[0]);
+    const std::vector<std::size_t> so = offsets(c.count, c.src), dof = offsets(c.count, c.dst);
+    // Source: doubles that name their piece and place in it; gaps hold NaN bytes.
+    std::vector<double> src(extent(c, c.src) / 8 + 1, std::nan(""));
+    for (std::size_t k = 0; k < so.size(); ++k)
+      for (std::size_t b = 0; b < row; b += 8) src[(so[k] + b) / 8] = static_cast<double>(me() * 100000 + k * 8 + b / 8);
+    std::memset(grid.mine(), 0, slice * static_cast<std::size_t>(nproc()));
+    const long puts = std::max(0L, ARMCI_Ofi_stat("am_put_strided"));
+    const long accs = std::max(0L, ARMCI_Ofi_stat("am_acc_strided"));
+    const long gets = std::max(0L, ARMCI_Ofi_stat("am_staged_get_strided"));
+    ARMCI_Barrier();
+    char* dst = grid.of(peer) + static_cast<std::size_t>(me()) * slice;
+    std::vector<int> count = c.count, ss = c.src, ds = c.dst;
+    ASSERT_EQ(ARMCI_PutS(src.data(), ss.data(), dst, ds.data(), count.data(), levels, peer), 0);
+    double two = 2;
+    ASSERT_EQ(ARMCI_AccS(ARMCI_ACC_DBL, &two, src.data(), ss.data(), dst, ds.data(), count.data(), levels, peer), 0);
+    ARMCI_Fence(peer);
+    const std::size_t dext = extent(c, c.dst);
+    std::vector<char> whole(dext);
+    ASSERT_EQ(ARMCI_Get(dst, whole.data(), static_cast<int>(dext), peer), 0);
+    std::vector<char> want(dext, 0);
+    for (std::size_t k = 0; k < dof.size(); ++k)
+      for (std::size_t b = 0; b < row; b += 8) {
+        const double v = 3 * src[(so[k] + b) / 8];
+        std::memcpy(want.data() + dof[k] + b, &v, 8);
+      }
+    for (std::size_t i = 0; i < dext; ++i) ASSERT_EQ(whole[i], want[i]) << "byte " << i << " at " << peer;
+    // Back into the source's layout, over a buffer of -1 bytes.
+    std::vector<char> back(src.size() * 8, -1);
+    ASSERT_EQ(ARMCI_GetS(dst, ds.data(), back.data(), ss.data(), count.data(), levels, peer), 0);
+    std::vector<char> expect(back.size(), -1);
+    for (std::size_t k = 0; k < so.size(); ++k) std::memcpy(expect.data() + so[k], want.data() + dof[k], row);
+    for (std::size_t i = 0; i < back.size(); ++i) ASSERT_EQ(back[i], expect[i]) << "get, byte " << i << " from " << peer;
+    if (defaults) {
+      EXPECT_GT(ARMCI_Ofi_stat("am_put_strided"), puts) << "put not staged by shape";
+      EXPECT_GT(ARMCI_Ofi_stat("am_acc_strided"), accs) << "accumulate not staged by shape";
+      EXPECT_GT(ARMCI_Ofi_stat("am_staged_get_strided"), gets) << "get not staged by shape";
+    }
+    ARMCI_Barrier();  // before the next case clears the grid
+  }
 }
 
 // ARMCI's promise for ARMCI_Malloc_local memory: usable for RMA as it is.

@@ -84,4 +84,31 @@ void for_each_piece(const StridedShape& s, F&& f) {
   }
 }
 
+// f(offset) for pieces [first, first + n) of one side of a walk (blocks
+// count[1..levels] times, stride[l-1] bytes apart at level l), in the order
+// for_each_piece visits them.  A transfer cut into messages at piece
+// boundaries is walked this way by each end on its own side, from any piece.
+template <typename F>
+void walk_side(int levels, const long* count, const long* stride, uint64_t first, uint64_t n, F&& f) {
+  long idx[ARMCI_MAX_STRIDE_LEVEL + 1] = {};
+  long off = 0;
+  for (int l = 1; l <= levels; ++l) {
+    const auto c = static_cast<uint64_t>(count[l]);
+    idx[l] = static_cast<long>(first % c);
+    first /= c;
+    off += idx[l] * stride[l - 1];
+  }
+  for (uint64_t k = 0; k < n; ++k) {
+    f(off);
+    for (int l = 1; l <= levels; ++l) {
+      if (++idx[l] < count[l]) {
+        off += stride[l - 1];
+        break;
+      }
+      off -= (count[l] - 1) * stride[l - 1];
+      idx[l] = 0;
+    }
+  }
+}
+
 }  // namespace armci::transport

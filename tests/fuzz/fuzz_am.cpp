@@ -17,6 +17,7 @@
 #include "transports/ofi/am_check.hpp"
 #include "transports/shm_ops.hpp"
 #include "transports/signal.hpp"
+#include "transports/strided.hpp"
 #include "transports/ticket_lock.hpp"
 
 using namespace armci::transport;
@@ -98,6 +99,24 @@ void write_seeds(const std::string& dir) {
   h.arg1 = 0;
   h.npieces = 2;
   write_seed(dir, "staged_get", h, &pieces, sizeof pieces.p);
+  // Two levels of 16-byte rows (2 x 3 of them), pieces 1..4 of the walk.
+  struct {
+    StridedWire w;
+    double d[8];
+  } shape{{kHeap + 256, 1, 4, 2, {16, 2, 3}, {32, 128}}, {1, 2, 3, 4, 5, 6, 7, 8}};
+  h = AmHeader{};
+  h.origin = 2;
+  h.op = static_cast<uint16_t>(AmOp::AccStrided);
+  h.type = ARMCI_ACC_DBL;
+  h.payload = 64;
+  std::memcpy(h.scale, &one, sizeof one);
+  write_seed(dir, "acc_strided", h, &shape, sizeof shape);
+  h.op = static_cast<uint16_t>(AmOp::PutStrided);
+  write_seed(dir, "put_strided", h, &shape, sizeof shape);
+  h.op = static_cast<uint16_t>(AmOp::StagedGetStrided);
+  h.payload = 0;
+  h.arg0 = 64 << 10;
+  write_seed(dir, "staged_get_strided", h, &shape.w, sizeof shape.w);
 }
 
 }  // namespace
@@ -176,6 +195,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
         std::memcpy(run.data() + at, reinterpret_cast<const void*>(p.addr), p.len);
         at += p.len;
       }
+      break;
+    }
+    case AmOp::AccStrided:
+    case AmOp::PutStrided: {
+      const StridedWire& w = m.strided;
+      const auto len = static_cast<std::size_t>(w.count[0]);
+      const char* d = m.data;
+      walk_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces, [&](long off) {
+        if (d + len > end) std::abort();  // the decoder let data run past the message
+        char* a = reinterpret_cast<char*>(w.base + static_cast<uint64_t>(off));
+        if (h.op == static_cast<uint16_t>(AmOp::AccStrided)) acc_apply(h.type, h.scale, d, a, len);
+        else std::memcpy(a, d, len);
+        d += len;
+      });
+      break;
+    }
+    case AmOp::StagedGetStrided: {  // gathered into the sender's slot, as the agent does
+      static std::vector<char> run(lim.stage_slot * lim.stage_slots);
+      const StridedWire& w = m.strided;
+      const auto len = static_cast<std::size_t>(w.count[0]);
+      std::size_t at = h.arg0;
+      walk_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces, [&](long off) {
+        if (at + len > h.arg0 + lim.stage_slot || at + len > run.size()) std::abort();
+        std::memcpy(run.data() + at, reinterpret_cast<const void*>(w.base + static_cast<uint64_t>(off)), len);
+        at += len;
+      });
       break;
     }
     default: break;

@@ -20,6 +20,7 @@
 #include "transports/ofi/fabric.hpp"
 #include "transports/ofi/ofi.hpp"
 #include "transports/shm_ops.hpp"
+#include "transports/strided.hpp"
 #include "transports/ticket_lock.hpp"
 
 namespace armci::transport {
@@ -75,11 +76,18 @@ struct OfiAgentImpl {
 
   memory::NodeControl& ctl() { return *cfg.ctl; }
   AmLimits limits();
+  // The slot of its sender a staged message names (am_decode checked the
+  // offset); nullptr if that sender has no run.
+  char* slot_of(const AmHeader& h) {
+    const int run = stage_area[h.origin];
+    return run < 0 ? nullptr : stage.p + static_cast<std::size_t>(run) * stage_span + h.arg0;
+  }
   void setup_staging();
   uintptr_t base() { return ctl().resv_base; }
   void post_recv(int i);
   bool poll();
   void handle(const char* buf, std::size_t len);
+  void on_stage_data(uint64_t data);
   // One handler per kind of transports/ofi/am_ops.def (a kind without one
   // does not compile), run only on a message am_decode accepted.  Each
   // fills r; false: it replied itself, or replies later (a queued lock).
@@ -87,6 +95,7 @@ struct OfiAgentImpl {
 #include "transports/ofi/am_ops.def"
 #undef X
   bool on_pieces(const AmView& m, ReplyHeader& r);
+  bool on_strided(const AmView& m, ReplyHeader& r);
   uint64_t refused = 0;  // malformed messages dropped (reported the first few times)
   void reply(uint32_t origin, const ReplyHeader& r, const void* data, std::size_t len);
   bool send_now(fi_addr_t to, const char* msg, std::size_t len);
@@ -275,6 +284,23 @@ bool OfiAgentImpl::on_acc(const AmView& m, ReplyHeader& r) { return on_pieces(m,
 bool OfiAgentImpl::on_put_pieces(const AmView& m, ReplyHeader& r) { return on_pieces(m, r); }
 bool OfiAgentImpl::on_get_pieces(const AmView& m, ReplyHeader& r) { return on_pieces(m, r); }
 
+// AccStrided, PutStrided: the data of pieces named by a shape, in walk order.
+bool OfiAgentImpl::on_strided(const AmView& m, ReplyHeader&) {
+  const StridedWire& w = m.strided;
+  const char* data = m.data;
+  const auto len = static_cast<std::size_t>(w.count[0]);
+  const bool acc = m.h.op == static_cast<uint16_t>(AmOp::AccStrided);
+  walk_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces, [&](long off) {
+    void* a = reinterpret_cast<void*>(w.base + static_cast<uint64_t>(off));
+    if (acc) acc_locked(ctl(), base(), m.h.type, m.h.scale, data, a, len);
+    else std::memcpy(a, data, len);
+    data += len;
+  });
+  return true;
+}
+bool OfiAgentImpl::on_acc_strided(const AmView& m, ReplyHeader& r) { return on_strided(m, r); }
+bool OfiAgentImpl::on_put_strided(const AmView& m, ReplyHeader& r) { return on_strided(m, r); }
+
 bool OfiAgentImpl::on_rmw(const AmView& m, ReplyHeader& r) {
   const AmHeader& h = m.h;
   if (h.type == ARMCI_FETCH_AND_ADD || h.type == ARMCI_SWAP) {
@@ -352,16 +378,17 @@ bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
 // copied out before they are checked and used; the data is read in place
 // (a change there alters values, never addresses).
 bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
-  const int run = stage_area[m.h.origin];
-  if (run < 0) {
+  const char* msg = slot_of(m.h);
+  if (!msg) {
     r.status = EPROTO;
     return true;
   }
-  const char* msg = stage.p + static_cast<std::size_t>(run) * stage_span + m.h.arg0;
   const std::size_t len = m.h.arg1;  // am_decode bounded it by the slot
   AmHeader h;
   std::memcpy(&h, msg, sizeof h);
-  const std::size_t head = sizeof h + std::min<std::size_t>(uint64_t{h.npieces} * sizeof(PieceWire), len - sizeof h);
+  const bool shape = names_shape(h.op);
+  const uint64_t table = shape ? sizeof(StridedWire) : uint64_t{h.npieces} * sizeof(PieceWire);
+  const std::size_t head = sizeof h + std::min<std::size_t>(table, len - sizeof h);
   if (stage_copy.size() < cfg.stage_slot) stage_copy.resize(cfg.stage_slot);
   std::memcpy(stage_copy.data(), &h, sizeof h);
   std::memcpy(stage_copy.data() + sizeof h, msg + sizeof h, head - sizeof h);
@@ -372,7 +399,9 @@ bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
   // Checks read only the header and the table: both are the copy.
   const char* why = am_decode(stage_copy.data(), len, lim, &inner, &origin_ok);
   if (!why && (inner.h.origin != m.h.origin || inner.h.token != m.h.token)) why = "the message names another origin or token";
-  if (!why && inner.h.op != static_cast<uint16_t>(AmOp::Acc) && inner.h.op != static_cast<uint16_t>(AmOp::PutPieces))
+  const uint16_t op = inner.h.op;
+  if (!why && op != static_cast<uint16_t>(AmOp::Acc) && op != static_cast<uint16_t>(AmOp::PutPieces) &&
+      op != static_cast<uint16_t>(AmOp::AccStrided) && op != static_cast<uint16_t>(AmOp::PutStrided))
     why = "the message is neither an accumulate nor a put";
   if (why) {
     if (++refused <= 5) warn("node agent", "dropped a staged message from rank %u: %s", m.h.origin, why);
@@ -380,7 +409,28 @@ bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
     return true;
   }
   inner.data = msg + (inner.data - stage_copy.data());
-  return on_pieces(inner, r);
+  return shape ? on_strided(inner, r) : on_pieces(inner, r);
+}
+
+// A staged write with remote CQ data: handled as the Staged notice it
+// stands for, the length read from the message's header in the slot (the
+// notice's checks and on_staged's own copy of the header still apply).
+void OfiAgentImpl::on_stage_data(uint64_t data) {
+  const StageNotice n = stage_notice(data);
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::Staged);
+  h.origin = n.origin;
+  h.token = n.token;
+  h.arg0 = uint64_t{n.slot} * cfg.stage_slot;
+  const AmLimits lim = limits();
+  if (n.origin < lim.nprocs && n.slot < lim.stage_slots && stage.n) {
+    if (const char* msg = slot_of(h)) {
+      AmHeader inner;
+      std::memcpy(&inner, msg, sizeof inner);
+      h.arg1 = staged_length(inner);  // am_decode refuses one beyond the slot
+    }
+  }
+  handle(reinterpret_cast<const char*>(&h), sizeof h);
 }
 
 // The reverse of a staged put, for gets of many small pieces: gathered into
@@ -388,17 +438,31 @@ bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
 // sender keeps the slot until its read completes, so nothing else lands
 // there meanwhile.
 bool OfiAgentImpl::on_staged_get(const AmView& m, ReplyHeader& r) {
-  const int run = stage_area[m.h.origin];
-  if (run < 0) {
+  char* out = slot_of(m.h);
+  if (!out) {
     r.status = EPROTO;
     return true;
   }
-  char* out = stage.p + static_cast<std::size_t>(run) * stage_span + m.h.arg0;
   for (uint32_t i = 0; i < m.h.npieces; ++i) {
     const PieceWire p = m.piece(i);
     std::memcpy(out, reinterpret_cast<const void*>(p.addr), p.len);
     out += p.len;
   }
+  return true;
+}
+
+bool OfiAgentImpl::on_staged_get_strided(const AmView& m, ReplyHeader& r) {
+  char* out = slot_of(m.h);
+  if (!out) {
+    r.status = EPROTO;
+    return true;
+  }
+  const StridedWire& w = m.strided;
+  const auto len = static_cast<std::size_t>(w.count[0]);
+  walk_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces, [&](long off) {
+    std::memcpy(out, reinterpret_cast<const void*>(w.base + static_cast<uint64_t>(off)), len);
+    out += len;
+  });
   return true;
 }
 
@@ -423,6 +487,12 @@ bool OfiAgentImpl::poll() {
     if (n < 0) fatal("node agent", "%s", fi_error("fi_cq_read", n).c_str());
     any = true;
     for (ssize_t i = 0; i < n; ++i) {
+      // A staged write that carries its own notice; its op_context is not
+      // ours (NULL with rxm, anything with shm).
+      if (e[i].flags & FI_REMOTE_WRITE) {
+        if (e[i].flags & FI_REMOTE_CQ_DATA) on_stage_data(e[i].data);
+        continue;
+      }
       auto* c = static_cast<AgentCtx*>(e[i].op_context);
       if (c->recv) {
         handle(recv_mem.data() + static_cast<std::size_t>(c->buf) * kAmMax, e[i].len);

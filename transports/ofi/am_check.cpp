@@ -40,6 +40,46 @@ const char* check_pieces(const char* body, std::size_t room, const AmLimits& lim
   return nullptr;
 }
 
+// A shape instead of a table: checked in O(levels), the whole shape's
+// bounding box against the heap, so every piece of any message of it is
+// inside.  Counts and strides are the sender's: overflow is refused, not
+// wrapped.
+const char* check_strided(const char* body, std::size_t room, const AmLimits& lim, AmView* v,
+                          std::size_t reply_cap) {
+  const AmHeader& h = v->h;
+  const bool carries = h.op != static_cast<uint16_t>(AmOp::StagedGetStrided);
+  if (room < sizeof(StridedWire)) return "strided message shorter than its shape";
+  StridedWire& w = v->strided;
+  std::memcpy(&w, body, sizeof w);
+  if (w.levels < 1 || w.levels > static_cast<uint32_t>(kStrideLevels)) return "stride levels out of range";
+  if (w.pieces == 0) return "no pieces";
+  if (w.count[0] <= 0 || static_cast<uint64_t>(w.count[0]) > (carries ? lim.max_len : reply_cap))
+    return "piece length out of range";
+  const std::size_t es = h.op == static_cast<uint16_t>(AmOp::AccStrided) ? acc_elem_size(h.type) : 1;
+  if (es == 0) return "unknown accumulate type";
+  if (static_cast<uint64_t>(w.count[0]) % es) return "accumulate piece not a whole number of elements";
+  uint64_t shape_pieces = 1;
+  __int128 lo = w.base, hi = static_cast<__int128>(w.base) + w.count[0];
+  for (uint32_t l = 1; l <= w.levels; ++l) {
+    if (w.count[l] <= 0) return "block count out of range";
+    if (__builtin_mul_overflow(shape_pieces, static_cast<uint64_t>(w.count[l]), &shape_pieces))
+      return "more pieces than a shape may have";
+    const __int128 span = static_cast<__int128>(w.count[l] - 1) * w.stride[l - 1];
+    (span < 0 ? lo : hi) += span;
+  }
+  if (w.first >= shape_pieces || w.pieces > shape_pieces - w.first) return "pieces beyond the shape";
+  if (lo < 0 || hi > static_cast<__int128>(UINT64_MAX) ||
+      !am_in_heap(lim, static_cast<uint64_t>(lo), static_cast<uint64_t>(hi - lo)))
+    return "shape outside the node heap";
+  const uint64_t bytes = uint64_t{w.pieces} * static_cast<uint64_t>(w.count[0]);  // < 2^32 * max_len
+  const std::size_t data = room - sizeof w;
+  if (carries && (bytes != data || bytes != h.payload)) return "payload size does not match the shape";
+  if (!carries && (data != 0 || h.payload != 0)) return "get request carries data";
+  if (!carries && bytes > reply_cap) return "get pieces do not fit one slot";
+  v->data = body + sizeof w;
+  return nullptr;
+}
+
 // Staged notices and gets name one of the sender's own slots.
 const char* check_slot(const AmHeader& h, const AmLimits& lim) {
   if (lim.stage_slot == 0) return "staging message, but this agent has no staging";
@@ -84,6 +124,11 @@ Signal AmView::to_signal() const {
   return s;
 }
 
+uint64_t staged_length(const AmHeader& h) {
+  const uint64_t table = names_shape(h.op) ? sizeof(StridedWire) : uint64_t{h.npieces} * sizeof(PieceWire);
+  return sizeof h + table + h.payload;
+}
+
 const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmView* v, bool* origin_ok) {
   *origin_ok = false;
   if (len < sizeof(AmHeader)) return "shorter than a header";
@@ -125,6 +170,11 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
     case AmOp::StagedGet:
       if (const char* why = check_slot(h, lim)) return why;
       return check_pieces(body, room, lim, v, lim.stage_slot);
+    case AmOp::AccStrided:
+    case AmOp::PutStrided: return check_strided(body, room, lim, v, 0);
+    case AmOp::StagedGetStrided:
+      if (const char* why = check_slot(h, lim)) return why;
+      return check_strided(body, room, lim, v, lim.stage_slot);
     default: return "unknown kind";
   }
 }

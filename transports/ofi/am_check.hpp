@@ -26,7 +26,8 @@ struct AmLimits {
 struct AmView {
   AmHeader h{};
   const char* table = nullptr;        // h.npieces PieceWire entries
-  const char* data = nullptr;         // Acc/PutPieces: the pieces' bytes, in order
+  const char* data = nullptr;         // Acc/PutPieces(/Strided): the pieces' bytes, in order
+  StridedWire strided{};              // AccStrided/PutStrided/StagedGetStrided: the pieces' shape
   SignalWire signal{};
   const char* signal_data = nullptr;  // Signal: signal.len bytes
 
@@ -42,6 +43,10 @@ struct AmView {
 // nullptr if the message may be executed (and *out filled), else why not.
 // `origin_ok` tells whether h.origin is a rank a refusal can be sent to.
 const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmView* out, bool* origin_ok);
+
+// Bytes of the message whose header is h: header, table or shape, payload
+// (what a staged write's notice would have said); unchecked.
+uint64_t staged_length(const AmHeader& h);
 
 inline bool am_in_heap(const AmLimits& lim, uint64_t a, uint64_t len) {
   return a >= lim.heap_lo && a - lim.heap_lo <= lim.heap_bytes && len <= lim.heap_bytes - (a - lim.heap_lo);

@@ -49,6 +49,26 @@ inline AmBudget am_budget(std::size_t rx_queue, int senders) {
 // filled while the agent applies the other.
 inline constexpr uint32_t kStageSlots = 2;
 inline constexpr uint32_t kStageLocal = 2;  // local slots a process builds messages in
+// A slot is ARMCI_OFI_STAGE_SLOT bytes of data plus this much room for the
+// message's header and shape: a 1 MiB transfer of small rows then fills
+// four 256 KiB slots, not four and a few rows in a fifth (one more write,
+// notice and reply round trip at the end of every such transfer).
+inline constexpr std::size_t kStageHead = 4096;
+
+// With remote CQ data (ARMCI_OFI_STAGE_CQ_DATA) a staged write is its own
+// notice: its 8 bytes name the sender, its token and the slot, and the
+// agent takes the message's length from the header in the slot.  One
+// message per chunk instead of two.
+inline uint64_t stage_cq_data(uint32_t origin, uint32_t token, uint32_t slot) {
+  return uint64_t{origin} << 32 | uint64_t{token & 0xffffffu} << 8 | (slot & 0xffu);
+}
+struct StageNotice {
+  uint32_t origin, token, slot;
+};
+inline StageNotice stage_notice(uint64_t data) {
+  return {static_cast<uint32_t>(data >> 32), static_cast<uint32_t>(data >> 8) & 0xffffffu,
+          static_cast<uint32_t>(data & 0xffu)};
+}
 
 // Room for a signal's payload (mailbox pieces) in one active message.
 inline constexpr std::size_t kSignalPayloadMax = kAmMax - 256;
@@ -99,6 +119,28 @@ struct PieceWire {
   uint64_t addr;
   uint64_t len;
 };
+
+// Pieces named by a shape instead of a table: pieces [first, first+pieces)
+// of the walk of count[1..levels] blocks, stride[l-1] bytes apart, each
+// count[0] bytes, from base (transports/strided.hpp walk_side).  The
+// messages of one strided transfer repeat its shape and differ in first, so
+// neither end builds or reads a piece list.
+inline constexpr int kStrideLevels = 8;  // ARMCI_MAX_STRIDE_LEVEL
+struct StridedWire {
+  uint64_t base;
+  uint64_t first;
+  uint32_t pieces;
+  uint32_t levels;
+  int64_t count[kStrideLevels + 1];
+  int64_t stride[kStrideLevels];
+};
+
+// Messages whose pieces a StridedWire names (the rest of the piece
+// messages carry a table).
+inline bool names_shape(uint16_t op) {
+  return op == static_cast<uint16_t>(AmOp::AccStrided) || op == static_cast<uint16_t>(AmOp::PutStrided) ||
+         op == static_cast<uint16_t>(AmOp::StagedGetStrided);
+}
 
 struct SignalWire {
   uint64_t data_dst;

@@ -53,7 +53,8 @@ struct OfiContext {
   std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW
   std::size_t stage_from = 0;     // ARMCI_OFI_STAGE_FROM (0: never staged)
   std::size_t stage_pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
-  std::size_t stage_slot = 0;     // ARMCI_OFI_STAGE_SLOT
+  std::size_t stage_slot = 0;     // ARMCI_OFI_STAGE_SLOT + ofi::kStageHead: bytes of one slot
+  bool stage_cq_data = true;      // ARMCI_OFI_STAGE_CQ_DATA
   double eagain_timeout = 60;     // ARMCI_OFI_EAGAIN_TIMEOUT
   int me = 0;                     // my rank: the origin of my active messages
   // Per node (their number is the size): the rank whose agent serves it
@@ -73,7 +74,7 @@ struct OfiAgentContext {
   ofi::EndpointOptions endpoint;
   int senders = 0;
   int nprocs = 0;  // world size: the origins an active message may name
-  std::size_t stage_slot = 0;  // ARMCI_OFI_STAGE_SLOT (0: no staging)
+  std::size_t stage_slot = 0;  // ARMCI_OFI_STAGE_SLOT + ofi::kStageHead (0: no staging)
   std::size_t stage_max = 0;   // ARMCI_OFI_STAGE_MAX
   memory::NodeControl* ctl = nullptr;
 };

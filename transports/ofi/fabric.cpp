@@ -126,6 +126,7 @@ Endpoint::Endpoint(const EndpointOptions& opt) {
   caps.rma_iov_limit = std::max<std::size_t>(1, info->tx_attr->rma_iov_limit);
   caps.rx_size = info->rx_attr->size;
   caps.msg_order = info->tx_attr->msg_order;
+  caps.cq_data = info->domain_attr->cq_data_size >= 8;
   caps.manual_progress = info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
 
   check(opt.role, "fi_fabric", fi_fabric(info->fabric_attr, &fabric, nullptr));

@@ -28,6 +28,7 @@ struct Caps {
   std::size_t rma_iov_limit = 1;
   std::size_t rx_size = 0;
   uint64_t msg_order = 0;
+  bool cq_data = false;      // RMA writes can carry 8 bytes of remote CQ data
   bool manual_progress = true;
   bool has(uint64_t order_bit) const { return (msg_order & order_bit) == order_bit; }
   std::string describe() const;

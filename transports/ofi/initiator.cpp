@@ -32,6 +32,7 @@ OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint),
   pack_below = cfg.pack_below;
   stage_from = cfg.stage_from && cfg.stage_slot >= 2 * ofi::kAmMax ? cfg.stage_from : 0;
   stage_pieces_below = cfg.stage_pieces_below;
+  stage_cq_data = cfg.stage_cq_data && caps.cq_data;
   send_mem.resize(kSendBufs * ofi::kAmMax);
   if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) reply_bufs = static_cast<uint32_t>(caps.rx_size);
   recv_mem.resize(std::size_t{reply_bufs} * ofi::kAmMax);

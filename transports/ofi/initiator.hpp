@@ -128,6 +128,7 @@ struct OfiImpl {
   std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW
   std::size_t stage_from = 0;     // ARMCI_OFI_STAGE_FROM (0: never)
   std::size_t stage_pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
+  bool stage_cq_data = false;     // staged writes carry their notice (ARMCI_OFI_STAGE_CQ_DATA and the provider)
   // Where staged messages are built before the RMA write: kStageSlots local
   // slots of cfg.stage_slot bytes, made at first use.
   fid_mr* stage_local_mr = nullptr;
@@ -213,6 +214,31 @@ struct OfiImpl {
   bool stage_ready(int node);
   bool staged(int node, AmOp op, int type, const void* scale, Pieces p);
   bool staged_get(int node, Pieces p);  // complete on return
+  // Strided transfers staged by shape (messages carry a StridedWire, no
+  // piece table): op is AccStrided or PutStrided; true if staged.
+  bool stages_shape(int node, AmOp op, const StridedShape& s);
+  bool staged_shape(int node, AmOp op, int type, const void* scale, const void* src, uintptr_t dst,
+                    const StridedShape& s);
+  bool staged_get_shape(int node, uintptr_t src, void* dst, const StridedShape& s);  // complete on return
+  // The loops both kinds share (initiator_stage.cpp).
+  struct StageGetFlight {
+    uint32_t token = 0;
+    int slot = -1;     // the agent's, -1 once our read of it completed
+    int local = -1;    // ours, once the read is posted
+    uint32_t gen = 0;  // the local slot's completed reads before ours
+    std::size_t len = 0;
+    std::vector<Piece> parts;     // by table: where the chunk goes
+    uint64_t first = 0, pieces = 0;  // by shape: which pieces it holds
+  };
+  struct StageChunk {
+    std::size_t len;               // bytes built in the local slot
+    const void* tail = nullptr;    // then these, from the caller's buffer
+    std::size_t tail_len = 0;
+  };
+  template <typename More, typename Fill>
+  void stage_out(int node, More&& more, Fill&& fill);
+  template <typename More, typename Ask, typename Scatter>
+  void stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter);
 
   // Native atomics (initiator_atomic.cpp)
   void probe_atomics();
@@ -226,9 +252,10 @@ struct OfiImpl {
                std::size_t count, Request* req);
   void pieces(bool is_write, const Target& at, Pieces p, Request* req);
   // Counts the write in the node's writes (stage_writes for OpKind::StageWrite)
-  // or reads, and `bytes` in the statistics.
+  // or reads, and `bytes` in the statistics.  count local iovecs, as many
+  // remote ones unless rma_count says otherwise.
   void post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_iov* rma, std::size_t count,
-                OpCtx* c, uint64_t flags, std::size_t bytes);
+                OpCtx* c, uint64_t flags, std::size_t bytes, uint64_t cq_data = 0, std::size_t rma_count = 0);
 };
 
 // Pieces (local, remote, bytes) of a strided transfer, in the calling

@@ -215,9 +215,10 @@ void Ofi::acc(const Target& at, int optype, const void* scale, const void* src, 
 
 void Ofi::acc_strided(const Target& at, int optype, const void* scale, const void* src, uintptr_t dst,
                       const StridedShape& s) {
-  const Pieces p = strided_pieces(src, dst, s, true);
   OfiImpl::Guard g(*impl_);
-  impl_->acc(at, optype, scale, p);
+  if (!impl_->native_acc_ok(optype) && impl_->staged_shape(at.node, AmOp::AccStrided, optype, scale, src, dst, s))
+    return;
+  impl_->acc(at, optype, scale, strided_pieces(src, dst, s, true));
 }
 
 void Ofi::acc_pieces(const Target& at, int optype, const void* scale, Pieces p) {

@@ -11,14 +11,16 @@
 namespace armci::transport {
 
 void OfiImpl::post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_iov* rma,
-                       std::size_t count, OpCtx* c, uint64_t flags, std::size_t bytes) {
+                       std::size_t count, OpCtx* c, uint64_t flags, std::size_t bytes, uint64_t cq_data,
+                       std::size_t rma_count) {
   fi_msg_rma msg{};
+  msg.data = cq_data;
   msg.msg_iov = iov;
   msg.desc = desc;
   msg.iov_count = count;
   msg.addr = static_cast<fi_addr_t>(node);
   msg.rma_iov = rma;
-  msg.rma_iov_count = count;
+  msg.rma_iov_count = rma_count ? rma_count : count;
   msg.context = &c->fi;
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   if (is_write) {
@@ -171,15 +173,15 @@ void Ofi::get_pieces(const Target& at, Pieces p, Request* req) {
 }
 
 void Ofi::put_strided(const Target& at, const void* src, uintptr_t dst, const StridedShape& s, Request* req) {
-  const Pieces p = strided_pieces(src, dst, s, true);
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(true, at, p, req);
+  if (impl_->staged_shape(at.node, AmOp::PutStrided, 0, nullptr, src, dst, s)) return;
+  impl_->pieces(true, at, strided_pieces(src, dst, s, true), req);
 }
 
 void Ofi::get_strided(const Target& at, uintptr_t src, void* dst, const StridedShape& s, Request* req) {
-  const Pieces p = strided_pieces(dst, src, s, false);
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(false, at, p, req);
+  if (impl_->staged_get_shape(at.node, src, dst, s)) return;
+  impl_->pieces(false, at, strided_pieces(dst, src, s, false), req);
 }
 
 }  // namespace armci::transport

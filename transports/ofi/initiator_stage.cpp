@@ -1,15 +1,18 @@
 // Staged accumulates and packed puts (ARMCI_OFI_STAGE_*): a message too big
 // for one active message is built in a local slot, written by RMA into a
-// slot the target node's agent lent this process, and announced by a small
-// Staged notice once the write is delivered; the agent applies it and its
-// reply frees the slot.  Two slots each side: while the agent applies one
-// chunk the next is on the wire, so the bytes move at RMA bandwidth rather
-// than at the rate of 16 KiB eager messages.  Gets of many small pieces go
-// the other way: the agent gathers them into a slot, this process reads the
-// slot by RMA and scatters it.
+// slot the target node's agent lent this process, and announced by the
+// write's own remote CQ data (or a small Staged notice); the agent applies
+// it and its reply frees the slot.  Two slots each side: while the agent
+// applies one chunk the next is on the wire, so the bytes move at RMA
+// bandwidth rather than at the rate of 16 KiB eager messages.  Gets of many
+// small pieces go the other way: the agent gathers them into a slot, this
+// process reads the slot by RMA and scatters it.  Strided transfers name
+// their pieces by shape (StridedWire), vectors by a piece table; a
+// contiguous accumulate's data goes straight from the caller's buffer.
 #include <cstring>
 
 #include "common/log.hpp"
+#include "transports/acc_kernels.hpp"
 #include "transports/ofi/initiator.hpp"
 
 namespace armci::transport {
@@ -43,11 +46,13 @@ bool OfiImpl::stage_ready(int node) {
   return true;
 }
 
-bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
-  if (stage_from == 0) return false;
-  std::size_t total = 0;
-  for (const Piece& q : p) total += q.bytes;
-  if (total < stage_from || !stage_ready(node)) return false;
+// The put side of staging, whatever names the pieces: fill(m, cap, token)
+// builds the next message into a local slot of cap bytes and returns it as
+// a StageChunk (its data may stay in the caller's buffer); called while
+// more() holds.  Returns once no write of the call still reads the
+// caller's memory.
+template <typename More, typename Fill>
+void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   const std::size_t slot_bytes = std::min(s.stage_slot, cfg.stage_slot);  // what one chunk may hold
   const std::size_t remote_slot_bytes = s.stage_slot;                   // the agent's slot stride
@@ -57,25 +62,26 @@ bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
     uint32_t token;
     int slot;
     std::size_t len;
+    bool borrowed;  // its data is read from the caller's memory
   };
   // This call's chunks written but not yet announced, oldest first.
   thread_local std::vector<Flight> flight;
-  thread_local std::vector<Piece> parts;
   flight.clear();
   std::size_t head = 0;  // first unannounced entry of flight
-  std::size_t i = 0, done = 0;
   // With FI_ORDER_SAW the agent sees the notice only after the write's data:
-  // announce at once.  Otherwise wait until the write is delivered.
+  // announce at once.  Otherwise wait until the write is delivered.  With
+  // remote CQ data the write announces itself.
   const bool saw = caps.has(FI_ORDER_SAW);
+  auto written = [&](const Flight& f) { return stage_local_gen[static_cast<std::size_t>(f.local)] != f.gen; };
   auto announce_oldest = [&] {
     const Flight f = flight[head++];
+    if (stage_cq_data) return;
     if (!saw)  // this write, not a later one that reused its local slot
-      wait_until([&] { return stage_local_gen[static_cast<std::size_t>(f.local)] != f.gen; },
-                 "a write into another node's staging slot");
+      wait_until([&] { return written(f); }, "a write into another node's staging slot");
     send_header(node, f.token, AmOp::Staged, 0, static_cast<uint64_t>(f.slot) * remote_slot_bytes, f.len,
                 "staged notice");
   };
-  while (i < p.size()) {
+  while (more()) {
     // A written chunk holds a token until announced: announce it before
     // waiting for a token only its answer would free.
     if (head < flight.size() && (s.ams >= s.window || ams_total >= reply_bufs)) {
@@ -98,57 +104,53 @@ bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
     // already ours.
     const uint32_t t = new_pending(node, AmOp::Staged);
     pending[t].stage_slot = slot;
-    AmHeader h = pieces_header(op, type, scale, t);
     char* m = stage_local.data() + static_cast<std::size_t>(l) * cfg.stage_slot;
-    const std::size_t len = fill_pieces(m, slot_bytes, h, p, i, done, parts);  // counts the bytes
+    const StageChunk k = fill(m, slot_bytes, t);  // counts the bytes
     OpCtx* c = ctx(OpKind::StageWrite, node, nullptr, false);
     c->buf = l;
     const uint32_t gen = stage_local_gen[static_cast<std::size_t>(l)];
-    iovec iov{m, len};
-    void* desc = stage_local_mr ? fi_mr_desc(stage_local_mr) : nullptr;
+    iovec iov[2] = {{m, k.len}, {const_cast<void*>(k.tail), k.tail_len}};
+    void* desc[2] = {stage_local_mr ? fi_mr_desc(stage_local_mr) : nullptr,
+                     k.tail ? local_desc(k.tail, k.tail_len) : nullptr};
+    const std::size_t len = k.len + k.tail_len;
     fi_rma_iov rio{s.stage_addr + static_cast<uint64_t>(slot) * remote_slot_bytes, len, s.stage_key};
-    // With SAW the notice is ordered behind the data: the local slot is
-    // free once sent.  Without, the notice waits for delivery.
-    post_rma(true, node, &iov, &desc, &rio, 1, c, (saw ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE) | FI_COMPLETION, 0);
-    flight.push_back({l, gen, t, slot, len});
-    if (saw) announce_oldest();
+    // With SAW or CQ data the notice is ordered behind the data: the local
+    // slot is free once sent.  Without, the notice waits for delivery.
+    const bool at_once = saw || stage_cq_data;
+    uint64_t flags = (at_once ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE) | FI_COMPLETION;
+    if (stage_cq_data) flags |= FI_REMOTE_CQ_DATA;
+    post_rma(true, node, iov, desc, &rio, k.tail ? 2 : 1, c, flags, 0,
+             ofi::stage_cq_data(static_cast<uint32_t>(cfg.me), t, static_cast<uint32_t>(slot)), 1);
+    flight.push_back({l, gen, t, slot, len, k.tail != nullptr});
+    if (at_once) announce_oldest();
   }
   while (head < flight.size()) announce_oldest();
-  return true;
+  for (const Flight& f : flight)
+    if (f.borrowed && !written(f)) wait_until([&] { return written(f); }, "a staged write from the caller's buffer");
 }
 
-bool OfiImpl::staged_get(int node, Pieces p) {
-  if (stage_from == 0) return false;
-  std::size_t total = 0;
-  for (const Piece& q : p) total += q.bytes;
-  if (total < stage_from || !stage_ready(node)) return false;
+// The get side: request(buf, h, f) builds the next StagedGet(Strided)
+// request for the agent into send buffer buf (h: its header, slot offset
+// set), notes in f what it asks for (f.len bytes) and returns its length;
+// scatter(f, data) puts a read chunk in place.
+template <typename More, typename Ask, typename Scatter>
+void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
-  const std::size_t slot_bytes = std::min(s.stage_slot, cfg.stage_slot);
   // A request holds an agent slot from its sending until its read is done,
   // and a local slot from the read's posting until its scatter: the agent
   // gathers the next chunk while this thread scatters the last one.
-  struct Flight {
-    uint32_t token;
-    int slot;       // the agent's, -1 once our read of it completed
-    int local = -1;  // ours, once the read is posted
-    uint32_t gen = 0;  // the local slot's completed reads before ours
-    std::size_t len = 0;
-    std::vector<Piece> parts;
-  };
   // Requests of this call not yet scattered, oldest first.  This thread's:
   // waiting may let go of the lock.
-  thread_local std::vector<Flight> flight;
-  thread_local std::vector<Piece> parts;
-  flight.clear();
-  std::size_t head = 0, i = 0, done = 0;
-  auto read_done = [&](const Flight& f) {
+  thread_local std::vector<StageGetFlight> flight;  // entries persist: their parts keep capacity
+  std::size_t head = 0, used = 0;                    // used: entries this call filled
+  auto read_done = [&](const StageGetFlight& f) {
     return f.local >= 0 && stage_local_gen[static_cast<std::size_t>(f.local)] != f.gen;
   };
-  while (i < p.size() || head < flight.size()) {
+  while (more() || head < used) {
     // Oldest first (so local slots go to a prefix of the flight): answered
     // requests get their read; completed reads give back the agent's slot.
-    for (std::size_t k = head; k < flight.size(); ++k) {
-      Flight& f = flight[k];
+    for (std::size_t k = head; k < used; ++k) {
+      StageGetFlight& f = flight[k];
       if (f.local >= 0) {
         if (f.slot >= 0 && read_done(f)) {
           s.stage_free |= 1u << f.slot;
@@ -169,42 +171,189 @@ bool OfiImpl::staged_get(int node, Pieces p) {
       fi_rma_iov rio{s.stage_addr + static_cast<uint64_t>(f.slot) * s.stage_slot, f.len, s.stage_key};
       post_rma(false, node, &iov, &desc, &rio, 1, c, FI_COMPLETION, f.len);
     }
-    const bool mine_in_flight = head < flight.size();
-    if (i < p.size() && (!mine_in_flight || (s.stage_free != 0 && s.ams < s.window && ams_total < reply_bufs))) {
+    const bool mine_in_flight = head < used;
+    if (more() && (!mine_in_flight || (s.stage_free != 0 && s.ams < s.window && ams_total < reply_bufs))) {
       if (s.stage_free == 0) {  // held by this process's other threads
         wait_until([&] { return s.stage_free != 0; }, "a free staging slot at another node's agent");
         continue;
       }
       const int slot = __builtin_ctz(s.stage_free);
       s.stage_free &= ~(1u << slot);
-      const uint32_t t = new_pending(node, AmOp::StagedGet);  // last: may let go of the lock
+      const uint32_t t = new_pending(node, op);  // last: may let go of the lock
       const int b = take_send_buf();
-      AmHeader h = pieces_header(AmOp::StagedGet, 0, nullptr, t);
+      AmHeader h = pieces_header(op, 0, nullptr, t);
       h.arg0 = static_cast<uint64_t>(slot) * s.stage_slot;
-      const std::size_t len = fill_pieces(send_buf(b), ofi::kAmMax, h, p, i, done, parts, slot_bytes);
-      std::size_t bytes = 0;
-      for (const Piece& q : parts) bytes += q.bytes;
-      flight.push_back({t, slot, -1, 0, bytes, parts});
+      if (used == flight.size()) flight.emplace_back();
+      StageGetFlight& f = flight[used++];
+      f.token = t;
+      f.slot = slot;
+      f.local = -1;
+      f.gen = 0;
+      const std::size_t len = request(send_buf(b), h, f);
       send_am(node, b, len, "staged get request");
       continue;
     }
-    const Flight& f = flight[head];
+    const StageGetFlight& f = flight[head];
     if (f.local < 0) {
       wait_until([&] { return pending[flight[head].token].done && !stage_local_free.empty(); },
                  "another node's agent gathering a staged get");
     } else if (f.slot >= 0) {
       wait_until([&] { return read_done(flight[head]); }, "a read from another node's staging slot");
     } else {
-      const char* d = stage_local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot;
-      for (const Piece& q : f.parts) {
-        std::memcpy(const_cast<void*>(q.local), d, q.bytes);
-        d += q.bytes;
-      }
+      scatter(f, stage_local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot);
       stage_local_free.push_back(f.local);
       ++head;
     }
   }
-  flight.clear();
+}
+
+bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
+  if (stage_from == 0) return false;
+  std::size_t total = 0;
+  for (const Piece& q : p) total += q.bytes;
+  if (total < stage_from || !stage_ready(node)) return false;
+  std::size_t i = 0, done = 0;
+  // One piece (a contiguous accumulate): its data goes from the caller's
+  // buffer as the write's second iovec, behind header and table.
+  if (p.size() == 1 && caps.iov_limit >= 2 && (!caps.mr_local || local_desc(p[0].local, p[0].bytes))) {
+    const Piece& q = p[0];
+    const std::size_t es = op == AmOp::Acc ? acc_elem_size(type) : 1;
+    stage_out(node, [&] { return done < q.bytes; }, [&](char* m, std::size_t cap, uint32_t t) {
+      AmHeader h = pieces_header(op, type, scale, t);
+      std::size_t take = std::min(q.bytes - done, cap - sizeof h - sizeof(ofi::PieceWire));
+      take -= take % es;
+      const ofi::PieceWire w{q.remote + done, take};
+      h.npieces = 1;
+      h.payload = static_cast<uint32_t>(take);
+      std::memcpy(m, &h, sizeof h);
+      std::memcpy(m + sizeof h, &w, sizeof w);
+      const StageChunk k{sizeof h + sizeof w, static_cast<const char*>(q.local) + done, take};
+      done += take;
+      stats.remote_bytes += take;
+      return k;
+    });
+    return true;
+  }
+  thread_local std::vector<Piece> parts;
+  stage_out(node, [&] { return i < p.size(); }, [&](char* m, std::size_t cap, uint32_t t) {
+    AmHeader h = pieces_header(op, type, scale, t);
+    return StageChunk{fill_pieces(m, cap, h, p, i, done, parts)};
+  });
+  return true;
+}
+
+bool OfiImpl::staged_get(int node, Pieces p) {
+  if (stage_from == 0) return false;
+  std::size_t total = 0;
+  for (const Piece& q : p) total += q.bytes;
+  if (total < stage_from || !stage_ready(node)) return false;
+  const std::size_t slot_bytes = std::min(nodes[static_cast<std::size_t>(node)].stage_slot, cfg.stage_slot);
+  std::size_t i = 0, done = 0;
+  stage_in(
+      node, AmOp::StagedGet, [&] { return i < p.size(); },
+      [&](char* buf, AmHeader& h, StageGetFlight& f) {
+        const std::size_t len = fill_pieces(buf, ofi::kAmMax, h, p, i, done, f.parts, slot_bytes);
+        f.len = 0;
+        for (const Piece& q : f.parts) f.len += q.bytes;
+        return len;
+      },
+      [&](const StageGetFlight& f, const char* d) {
+        for (const Piece& q : f.parts) {
+          std::memcpy(const_cast<void*>(q.local), d, q.bytes);
+          d += q.bytes;
+        }
+      });
+  return true;
+}
+
+// ------------------------------------------------------------ by shape
+bool OfiImpl::stages_shape(int node, AmOp op, const StridedShape& s) {
+  if (stage_from == 0 || s.levels < 1 || s.levels > ofi::kStrideLevels || s.empty()) return false;
+  const auto row = static_cast<std::size_t>(s.count[0]);
+  // Puts and gets of pieces too large to pack go as RMA iovec batches
+  // (OfiImpl::pieces); accumulates always travel to the agent.
+  if (op != AmOp::AccStrided && row >= std::max(pack_below, stage_pieces_below)) return false;
+  if (s.bytes() < stage_from || !stage_ready(node)) return false;
+  const std::size_t cap = std::min(nodes[static_cast<std::size_t>(node)].stage_slot, cfg.stage_slot);
+  return row <= cap - sizeof(AmHeader) - sizeof(ofi::StridedWire);  // a piece fits one message
+}
+
+namespace {
+// The shape of pieces [first, first + n) of s at the target (base: its
+// first byte there, strides: its side's).
+ofi::StridedWire shape_wire(const StridedShape& s, uintptr_t base, const long* strides, uint64_t first, uint64_t n) {
+  ofi::StridedWire w{};
+  w.base = base;
+  w.first = first;
+  w.pieces = static_cast<uint32_t>(n);
+  w.levels = static_cast<uint32_t>(s.levels);
+  for (int l = 0; l <= s.levels; ++l) w.count[l] = s.count[l];
+  for (int l = 0; l < s.levels; ++l) w.stride[l] = strides[l];
+  return w;
+}
+// Pieces the rest of a message of cap bytes holds after `used`, at most `left`.
+uint64_t pieces_fitting(std::size_t cap, std::size_t used, std::size_t row, uint64_t left) {
+  return std::min<uint64_t>(left, (cap - used) / row);
+}
+}  // namespace
+
+bool OfiImpl::staged_shape(int node, AmOp op, int type, const void* scale, const void* src, uintptr_t dst,
+                           const StridedShape& s) {
+  if (!stages_shape(node, op, s)) return false;
+  order(node, OpClass::Am);
+  const auto row = static_cast<std::size_t>(s.count[0]);
+  const uint64_t total = s.chunks();
+  uint64_t next = 0;
+  auto l = static_cast<const char*>(src);
+  stage_out(node, [&] { return next < total; }, [&](char* m, std::size_t cap, uint32_t t) {
+    AmHeader h = pieces_header(op, type, scale, t);
+    const std::size_t head = sizeof h + sizeof(ofi::StridedWire);
+    const uint64_t n = pieces_fitting(cap, head, row, total - next);
+    const ofi::StridedWire w = shape_wire(s, dst, s.dst_stride, next, n);
+    h.payload = static_cast<uint32_t>(n * row);
+    std::memcpy(m, &h, sizeof h);
+    std::memcpy(m + sizeof h, &w, sizeof w);
+    char* d = m + head;
+    walk_side(s.levels, s.count, s.src_stride, next, n, [&](long off) {
+      std::memcpy(d, l + off, row);
+      d += row;
+    });
+    next += n;
+    stats.remote_bytes += h.payload;
+    ++stats.am_by_op[static_cast<int>(op)];  // staged messages named by shape, by kind
+    return StageChunk{head + h.payload};
+  });
+  return true;
+}
+
+bool OfiImpl::staged_get_shape(int node, uintptr_t src, void* dst, const StridedShape& s) {
+  // For a get the remote side is the source: s.src_stride walks it.
+  if (!stages_shape(node, AmOp::StagedGetStrided, s)) return false;
+  order(node, OpClass::Am);
+  const auto row = static_cast<std::size_t>(s.count[0]);
+  const uint64_t total = s.chunks();
+  const std::size_t slot_bytes = std::min(nodes[static_cast<std::size_t>(node)].stage_slot, cfg.stage_slot);
+  uint64_t next = 0;
+  auto l = static_cast<char*>(dst);
+  stage_in(
+      node, AmOp::StagedGetStrided, [&] { return next < total; },
+      [&](char* buf, AmHeader& h, StageGetFlight& f) {
+        const uint64_t n = pieces_fitting(slot_bytes, 0, row, total - next);
+        const ofi::StridedWire w = shape_wire(s, src, s.src_stride, next, n);
+        std::memcpy(buf, &h, sizeof h);
+        std::memcpy(buf + sizeof h, &w, sizeof w);
+        f.first = next;
+        f.pieces = n;
+        f.len = n * row;
+        next += n;
+        return sizeof h + sizeof w;
+      },
+      [&](const StageGetFlight& f, const char* d) {
+        walk_side(s.levels, s.count, s.dst_stride, f.first, f.pieces, [&](long off) {
+          std::memcpy(l + off, d, row);
+          d += row;
+        });
+      });
   return true;
 }
 
