@@ -545,6 +545,83 @@ TEST_F(Internode, StridedShapesAreStagedExactly) {
   }
 }
 
+// Staged operations and small ones (active messages) to the same bytes,
+// with no fence between them, land in the order they were issued: a
+// staged write that announces itself by remote CQ data is applied outside
+// the message stream, so the order has to come from the provider's
+// ordering or from the initiator.  The final rows tell any swap apart.
+TEST_F(Internode, StagedAndSmallOperationsKeepTheirOrder) {
+  if (!multi_node()) GTEST_SKIP() << "one node: nothing is staged";
+  const int peer = other_node_from(me() + 1);
+  ASSERT_GE(peer, 0);
+  // Rows 0..R-1 take two staged operations with small ones on their last
+  // rows (the staged ones' last chunks) in between; rows R+8..R+263 a
+  // small put, then a staged one.
+  const int R = slow_provider() ? 1024 : 4096, total = R + 264;
+  constexpr int kRow = 256, kPitch = 512, kD = kRow / 8;  // doubles per row
+  const std::size_t slice = static_cast<std::size_t>(total) * kPitch;
+  mp::Shared<char> grid(slice * static_cast<std::size_t>(nproc()));
+  std::memset(grid.mine(), 0, slice * static_cast<std::size_t>(nproc()));
+  auto rows_of = [&](double base, double step) {
+    std::vector<double> v(slice / 8);
+    for (int r = 0; r < total; ++r)
+      for (int k = 0; k < kD; ++k) v[static_cast<std::size_t>(r) * kPitch / 8 + k] = base + step * r;
+    return v;
+  };
+  std::vector<double> a = rows_of(1, 1), b = rows_of(1000, 1), d = rows_of(-5, 0), e = rows_of(7000, 1),
+                      inc = rows_of(1, 0);
+  char* dst = grid.of(peer) + static_cast<std::size_t>(me()) * slice;
+  auto row = [](std::vector<double>& v, int r) { return v.data() + static_cast<std::size_t>(r) * kPitch / 8; };
+  int stride[1] = {kPitch}, all[2] = {kRow, R}, four[2] = {kRow, 4}, many[2] = {kRow, 256};
+  double one = 1;
+  ARMCI_Barrier();
+  ASSERT_EQ(ARMCI_PutS(a.data(), stride, dst, stride, all, 1, peer), 0);                          // staged
+  ASSERT_EQ(ARMCI_PutS(row(b, R - 4), stride, dst + (R - 4) * kPitch, stride, four, 1, peer), 0);  // small
+  ASSERT_EQ(ARMCI_AccS(ARMCI_ACC_DBL, &one, inc.data(), stride, dst, stride, all, 1, peer), 0);   // staged
+  ASSERT_EQ(ARMCI_PutS(row(d, R + 8), stride, dst + (R + 8) * kPitch, stride, four, 1, peer), 0);  // small
+  ASSERT_EQ(ARMCI_PutS(row(e, R + 8), stride, dst + (R + 8) * kPitch, stride, many, 1, peer), 0);  // staged
+  ARMCI_Fence(peer);
+  std::vector<double> got(slice / 8);
+  ASSERT_EQ(ARMCI_Get(dst, got.data(), static_cast<int>(slice), peer), 0);
+  for (int r = 0; r < total; ++r) {
+    const double want = r < R - 4 ? 1 + r + 1 : r < R ? 1000 + r + 1 : r < R + 8 ? 0 : 7000 + r;
+    for (int k = 0; k < kD; ++k)
+      ASSERT_EQ(got[static_cast<std::size_t>(r) * kPitch / 8 + k], want) << "row " << r << " at " << peer;
+  }
+  ARMCI_Barrier();
+}
+
+// A contiguous staged accumulate sends its data from the caller's buffer:
+// the buffer is the caller's again when ARMCI_Acc returns, so overwriting
+// it at once must not change what lands.
+TEST_F(Internode, StagedAccumulateSourceIsFreeOnReturn) {
+  if (!multi_node()) GTEST_SKIP() << "one node: nothing is staged";
+  const int peer = other_node_from(me() + 1);
+  ASSERT_GE(peer, 0);
+  const std::size_t n = slow_provider() ? 32u << 10 : 256u << 10;  // doubles
+  mp::Shared<double> sum(n * static_cast<std::size_t>(nproc()));
+  std::memset(sum.mine(), 0, n * nproc() * sizeof(double));
+  std::vector<double> src(n);
+  const long staged = std::max(0L, ARMCI_Ofi_stat("am_staged"));
+  ARMCI_Barrier();
+  double* dst = sum.of(peer) + static_cast<std::size_t>(me()) * n;
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<double>(i % 1000 + round);
+    double scale = 1;
+    ASSERT_EQ(ARMCI_Acc(ARMCI_ACC_DBL, &scale, src.data(), dst, static_cast<int>(n * sizeof(double)), peer), 0);
+    std::fill(src.begin(), src.end(), 1e9);  // the caller's again
+  }
+  ARMCI_Fence(peer);
+  std::vector<double> got(n);
+  ASSERT_EQ(ARMCI_Get(dst, got.data(), static_cast<int>(n * sizeof(double)), peer), 0);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], static_cast<double>(3 * (i % 1000) + 3)) << "element " << i;
+  const char* from = std::getenv("ARMCI_OFI_STAGE_FROM");
+  if (!(from && std::string(from) == "0") && !std::getenv("ARMCI_OFI_ATOMICS") && !std::getenv("ARMCI_OFI_STAGE_MAX")) {
+    EXPECT_GT(ARMCI_Ofi_stat("am_staged"), staged) << "the accumulate was not staged";
+  }
+  ARMCI_Barrier();
+}
+
 // ARMCI's promise for ARMCI_Malloc_local memory: usable for RMA as it is.
 // With FI_MR_LOCAL (ARMCI_OFI_MR_LOCAL=1 in suite.list) every local buffer
 // must be registered; pool buffers of every size class are, so no transfer

@@ -127,15 +127,13 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
-  char* base = heap();
-  AmLimits lim{kHeap, kHeapBytes, 8};
-  lim.stage_slot = 64 << 10;  // the agent's staging slots: notices must land inside them
-  lim.stage_slots = kStageSlots;
+namespace {
+
+// Executes msg (size bytes) the way the agent would if am_decode accepts it.
+void run(const char* msg, std::size_t size, const AmLimits& lim) {
   AmView m;
   bool origin_ok = false;
-  const char* msg = reinterpret_cast<const char*>(data);
-  if (am_decode(msg, size, lim, &m, &origin_ok)) return 0;
+  if (am_decode(msg, size, lim, &m, &origin_ok)) return;
   const AmHeader& h = m.h;
   const char* end = msg + size;
   switch (static_cast<AmOp>(h.op)) {
@@ -224,6 +222,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
       break;
     }
     default: break;
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  char* base = heap();
+  AmLimits lim{kHeap, kHeapBytes, 8};
+  lim.stage_slot = 64 << 10;  // the agent's staging slots: notices must land inside them
+  lim.stage_slots = kStageSlots;
+  const char* msg = reinterpret_cast<const char*>(data);
+  run(msg, size, lim);
+  // The same bytes as a message found in a staging slot: a write that
+  // carried its own notice is as long as its header says (staged_length),
+  // up to a slot.
+  if (size >= sizeof(AmHeader)) {
+    AmHeader h;
+    std::memcpy(&h, msg, sizeof h);
+    const uint64_t len = staged_length(h);
+    AmLimits slot = lim;
+    slot.max_len = lim.stage_slot;
+    if (len <= size) run(msg, static_cast<std::size_t>(len), slot);
   }
   // Keep the heap from filling with state that only makes later inputs slower.
   if (base[0] == 0x5a) std::memset(base, 0, 64);

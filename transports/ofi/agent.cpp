@@ -134,7 +134,9 @@ void OfiAgentImpl::setup_staging() {
   stage_area.assign(static_cast<std::size_t>(cfg.nprocs), -1);
   if (cfg.stage_slot == 0 || cfg.senders == 0) return;
   stage_span = cfg.stage_slot * kStageSlots;
-  const std::size_t runs = std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), cfg.stage_max / stage_span);
+  // ARMCI_OFI_STAGE_MAX counts the slots' data; their header room comes on top.
+  const std::size_t data_span = (cfg.stage_slot - kStageHead) * kStageSlots;
+  const std::size_t runs = std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), cfg.stage_max / data_span);
   if (runs == 0) return;
   const std::size_t bytes = runs * stage_span;
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

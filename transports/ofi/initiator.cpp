@@ -32,7 +32,11 @@ OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint),
   pack_below = cfg.pack_below;
   stage_from = cfg.stage_from && cfg.stage_slot >= 2 * ofi::kAmMax ? cfg.stage_from : 0;
   stage_pieces_below = cfg.stage_pieces_below;
-  stage_cq_data = cfg.stage_cq_data && caps.cq_data;
+  // A staged write that is its own notice is applied when the agent sees
+  // its completion, outside the message stream: only where the provider
+  // keeps writes and sends in issue order both ways (the agent then meets
+  // completions in that order) does it stand in for a notice message.
+  stage_cq_data = cfg.stage_cq_data && caps.cq_data && caps.has(FI_ORDER_SAW | FI_ORDER_WAW | FI_ORDER_WAS);
   send_mem.resize(kSendBufs * ofi::kAmMax);
   if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) reply_bufs = static_cast<uint32_t>(caps.rx_size);
   recv_mem.resize(std::size_t{reply_bufs} * ofi::kAmMax);

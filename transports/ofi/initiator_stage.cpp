@@ -268,7 +268,8 @@ bool OfiImpl::staged_get(int node, Pieces p) {
 
 // ------------------------------------------------------------ by shape
 bool OfiImpl::stages_shape(int node, AmOp op, const StridedShape& s) {
-  if (stage_from == 0 || s.levels < 1 || s.levels > ofi::kStrideLevels || s.empty()) return false;
+  // (One piece is a contiguous transfer: OfiImpl::pieces and acc have it.)
+  if (stage_from == 0 || s.levels < 1 || s.levels > ofi::kStrideLevels || s.empty() || s.chunks() == 1) return false;
   const auto row = static_cast<std::size_t>(s.count[0]);
   // Puts and gets of pieces too large to pack go as RMA iovec batches
   // (OfiImpl::pieces); accumulates always travel to the agent.
