@@ -6,9 +6,10 @@
 //   merge: GA_Merge_mirrored time for arrays of several sizes whose every
 //          node copy was written in full since the last merge (the most a
 //          merge moves); run it at 1..4 (virtual) nodes to see how it grows.
-// Process 0 reports; times are medians over trials.
+// Process 0 reports; times are medians over trials.  --where labels the
+// merge rows of the CSV (e.g. "hosts" for namespace hosts; default "-").
 //
-//   ga_mirror_bench get|merge [--csv FILE] [--max BYTES]
+//   ga_mirror_bench get|merge [--csv FILE] [--max BYTES] [--where TAG]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -81,7 +82,7 @@ void get_bench(FILE* csv, std::size_t max) {
   GA_Destroy(d);
 }
 
-void merge_bench(FILE* csv, std::size_t max) {
+void merge_bench(FILE* csv, std::size_t max, const std::string& where) {
   const int me = GA_Nodeid();
   const int nodes = GA_Cluster_nnodes(), node = GA_Cluster_nodeid();
   const int local = GA_Cluster_nprocs(node);
@@ -126,7 +127,7 @@ void merge_bench(FILE* csv, std::size_t max) {
     if (me == 0) {
       std::printf("%6d %8s %12.3f %14ld\n", nodes, size_text(b).c_str(), med * 1e3, moved);
       std::printf("RESULT ga_mirror_bench merge.nodes%d.%zu %.4f ms\n", nodes, b, med * 1e3);
-      if (csv) std::fprintf(csv, "merge,-,%d,%zu,%g,%ld\n", nodes, b, med * 1e3, moved);
+      if (csv) std::fprintf(csv, "merge,%s,%d,%zu,%g,%ld\n", where.c_str(), nodes, b, med * 1e3, moved);
       std::fflush(stdout);
     }
     GA_Destroy(m);
@@ -138,17 +139,18 @@ void merge_bench(FILE* csv, std::size_t max) {
 int main(int argc, char** argv) {
   GA_Initialize_args(&argc, &argv);
   std::string mode = argc > 1 ? argv[1] : "get";
-  std::string csv_path;
+  std::string csv_path, where = "-";
   std::size_t max = 1u << 20;
   for (int i = 2; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csv_path = argv[++i];
     else if (!std::strcmp(argv[i], "--max") && i + 1 < argc) max = std::strtoul(argv[++i], nullptr, 0);
+    else if (!std::strcmp(argv[i], "--where") && i + 1 < argc) where = argv[++i];
   }
   FILE* csv = nullptr;
   if (GA_Nodeid() == 0 && !csv_path.empty()) csv = std::fopen(csv_path.c_str(), "a");
   if (mode == "get") get_bench(csv, max);
-  else if (mode == "merge") merge_bench(csv, max);
-  else if (GA_Nodeid() == 0) std::fprintf(stderr, "usage: ga_mirror_bench get|merge [--csv FILE] [--max BYTES]\n");
+  else if (mode == "merge") merge_bench(csv, max, where);
+  else if (GA_Nodeid() == 0) std::fprintf(stderr, "usage: ga_mirror_bench get|merge [--csv FILE] [--max BYTES] [--where TAG]\n");
   if (csv) std::fclose(csv);
   GA_Terminate();
   return 0;
