@@ -62,8 +62,12 @@ if [ -x "$build/perf/peer_bench_mpi_rma" ]; then
   run mpi-rma inter mpirun -n 2 --bind-to none "${mpi_inter[@]}" "$build/perf/peer_bench_mpi_rma"
 else echo "SKIP MPI-3 RMA: built only when configure found MPI"; fi
 
+# Our raw libfabric 8 B read of the same run (armci_bench, when run-bench ran
+# it first): how close to the wire a "2x ARMCI-MPI" get would have to be.
+raw_read=
+[ -f "$out/armci_bench.csv" ] && raw_read=$(awk -F, '$1 == "inter" && $2 == 8 { print $16 }' "$out/armci_bench.csv")
 # Table and ratios: one row per (where, operation, bytes).
-awk -F, -v max="$max" '
+awk -F, -v max="$max" -v raw_read="$raw_read" '
   NR == 1 { next }
   { key = $2 "," $3 "," $4; us[$1, key] = $5; if (!(key in seen)) { seen[key] = 1; order[n++] = key } }
   END {
@@ -84,16 +88,20 @@ awk -F, -v max="$max" '
     verdict("intra-node 8 B get <= 0.15 us", us["ours", "intra,get,8"], 0.15, "le")
     speed("intra-node 8 B put vs ARMCI-MPI", "intra,put,8", 4)
     speed("intra-node 8 B get vs ARMCI-MPI", "intra,get,8", 4)
-    speed("inter-node 8 B get vs ARMCI-MPI", "inter,get,8", 2)
+    speed("inter-node 8 B get vs ARMCI-MPI", "inter,get,8", 2, raw_read)
   }
   function verdict(what, v, lim, how) {
     if (v == "") { printf "target %-40s no measurement  MISSED\n", what; return }
     printf "target %-40s %.3f us  %s\n", what, v, (v <= lim) ? "MET" : "MISSED"
   }
-  function speed(what, key, need,   o, a) {
+  function speed(what, key, need, raw,   o, a, note) {
     o = us["ours", key]; a = us["armci-mpi", key]
     if (o == "" || a == "") { printf "target %-40s no ARMCI-MPI measurement  MISSED\n", what; return }
-    printf "target %-40s %.1fx faster (>= %dx)  %s\n", what, a / o, need, (a / o >= need) ? "MET" : "MISSED"
+    # Missed: say what the target asks of us next to the provider'"'"'s own read.
+    if (a / o < need && raw > 0)
+      note = sprintf(" (%dx needs <= %.2f us, %.2fx our raw libfabric read of %.2f us; ours %.2f us = %.2fx raw)",
+                     need, a / need, a / need / raw, raw, o, o / raw)
+    printf "target %-40s %.1fx faster (>= %dx)  %s%s\n", what, a / o, need, (a / o >= need) ? "MET" : "MISSED", note
   }' "$csv" >"$report"
 cat "$report"
 
