@@ -36,7 +36,8 @@
 #
 # Environment: ARMCI_GA_TARBALL (default SRCDIR/../shared/ext/ga-5.9.2.tar.gz),
 # ARMCI_GA_NP (processes per run, 4), ARMCI_GA_TIMEOUT (seconds per run, 900),
-# ARMCI_GA_VARIANTS ("f77 threads"; c stands in for f77 without Fortran), ARMCI_GA_MODES ("1 2": virtual nodes),
+# ARMCI_GA_VARIANTS ("f77 threads"; c stands in for f77 without Fortran),
+# ARMCI_GA_MODES ("1 2": virtual nodes),
 # ARMCI_GA_FULL (1: also the long programs above),
 # ARMCI_GA_ONLY / ARMCI_GA_SKIP (grep -E patterns narrowing the programs).
 set -u
@@ -121,7 +122,7 @@ fi
 have_fortran() { command -v gfortran >/dev/null 2>&1 && command -v mpif77 >/dev/null 2>&1; }
 if [[ " $variants " == *" f77 "* ]] && ! have_fortran; then
   skip "Fortran variant (gfortran or mpif77 missing): a C-only build runs the C programs"
-  variants=$(echo " $variants " | sed 's/ f77 / c /')
+  variants=$(echo $variants | tr ' ' '\n' | sed 's/^f77$/c/' | awk '!seen[$0]++' | tr '\n' ' ')
 fi
 built_variants=
 for v in $variants; do
@@ -209,16 +210,17 @@ run_one() {  # bdir prog label launcher-args...
   fi
 }
 
-ran=
+claimed=
 for v in $built_variants; do
   bdir=$work/build-$v
   list=$(programs "$bdir" | grep -E "$only" | grep -vE "$skip_re")
   serial=" $(serial_tests "$bdir" | tr '\n' ' ') "
-  # The builds share most programs: each runs only what an earlier one did not.
-  if [ "$v" != threads ] && [ -n "$ran" ]; then
-    list=$(echo "$list" | grep -vxF -f <(echo "$ran"))
+  # The builds share most programs: each takes only those an earlier one did
+  # not (run, skipped or left to the threads build).
+  if [ "$v" != threads ] && [ -n "$claimed" ]; then
+    list=$(echo "$list" | grep -vxF -f <(echo "$claimed"))
   fi
-  [ "$v" != threads ] && ran=$(printf '%s\n%s' "$ran" "$list" | grep -v '^$')
+  [ "$v" != threads ] && claimed=$(printf '%s\n%s' "$claimed" "$list" | grep -v '^$')
   threaded=" $(ga_list "$bdir" GLOBAL_THREADED_TESTS | tr '\n' ' ') "
   # The threads build runs GA's threaded programs; the others leave them
   # to it (GA without its own lock races in its handle pool, whatever the
