@@ -212,7 +212,7 @@ Runtime::Runtime(const InitOptions& opts) {
 }
 
 void Runtime::start_node_agent(std::size_t prefix) {
-  agent = std::make_unique<EventLoop>(knobs.PROGRESS_POLL_US, knobs.PROGRESS_IDLE_US);
+  agent = std::make_unique<EventLoop>(knobs.PROGRESS_POLL_US, knobs.PROGRESS_IDLE_US, knobs.PROGRESS_YIELD);
   memory::HeapConfig cfg;
   cfg.backing = memory::parse_backing(knobs.SHM_BACKEND);
   cfg.segment_size = round_up(std::max<std::size_t>(knobs.SHM_SEGMENT, 1u << 20), 2u << 20);

@@ -16,7 +16,8 @@
 
 namespace armci {
 
-EventLoop::EventLoop(long poll_us, long idle_poll_us) : poll_us_(poll_us), idle_poll_us_(idle_poll_us) {
+EventLoop::EventLoop(long poll_us, long idle_poll_us, bool yield_when_contested)
+    : poll_us_(poll_us), idle_poll_us_(idle_poll_us), yield_when_contested_(yield_when_contested) {
   ep_ = epoll_create1(EPOLL_CLOEXEC);
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (ep_ < 0 || wake_fd_ < 0) fatal("ARMCI_Init", "epoll/eventfd: %s", std::strerror(errno));
@@ -104,6 +105,14 @@ void EventLoop::run() {
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   using clock = std::chrono::steady_clock;
   auto busy_until = clock::now();
+  // The poll window after work, or none while another thread wants a core.
+  auto window_end = [&](clock::time_point now) {
+    if (yield_when_contested_ && poll_us_ > 0 && pressure_.contested(now)) {
+      ++contested_skips_;
+      return now;
+    }
+    return now + std::chrono::microseconds(poll_us_);
+  };
   epoll_event evs[32];
   unsigned iter = 0, idle = 0;
   while (!stop_.load(std::memory_order_acquire)) {
@@ -112,7 +121,7 @@ void EventLoop::run() {
     for (auto& [p, t] : pollers_) worked |= p();
     auto now = clock::now();
     if (worked) {
-      busy_until = now + std::chrono::microseconds(poll_us_);
+      busy_until = window_end(now);
       idle = 0;
     }
     int timeout_ms = 0;
@@ -125,6 +134,7 @@ void EventLoop::run() {
         if (!worked && (++idle & 63) == 0) sched_yield();
         continue;
       }
+      if (yield_when_contested_ && pressure_.contested(now)) busy_until = now;  // others came
     } else {
       // Idle: sleep until an fd fires, but only if every poller agrees that
       // its fd will signal new work (fi_trywait), else poll again soon.
@@ -166,15 +176,15 @@ void EventLoop::run() {
     // activity, and more of it usually follows.  Readiness seen while already
     // polling does not count (a wait fd may stay readable until the next
     // fi_trywait and would keep the loop busy forever).
-    if (fd_work || (slept && n > 0))
-      busy_until = clock::now() + std::chrono::microseconds(poll_us_);
+    if (fd_work || (slept && n > 0)) busy_until = window_end(clock::now());
   }
   drain_tasks();
 }
 
 std::string EventLoop::counters() const {
   return "iterations=" + std::to_string(iterations_) + " sleeps=" + std::to_string(sleeps_) +
-         " refused_sleeps=" + std::to_string(refused_sleeps_) + " wakeups=" + std::to_string(wakeups());
+         " refused_sleeps=" + std::to_string(refused_sleeps_) + " wakeups=" + std::to_string(wakeups()) +
+         " contested_skips=" + std::to_string(contested_skips_);
 }
 
 }  // namespace armci

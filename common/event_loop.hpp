@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "common/cpu_pressure.hpp"
+
 namespace armci {
 
 class EventLoop {
@@ -24,8 +26,10 @@ class EventLoop {
   using TryWait = std::function<bool()>;
 
   // poll_us: how long to keep polling after work; idle_poll_us: how often
-  // to look when a poller cannot promise to wake the loop (fi_trywait).
-  EventLoop(long poll_us, long idle_poll_us);
+  // to look when a poller cannot promise to wake the loop (fi_trywait);
+  // yield_when_contested: no polling while the machine has more runnable
+  // threads than CPUs.
+  EventLoop(long poll_us, long idle_poll_us, bool yield_when_contested = false);
   ~EventLoop();
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
@@ -45,6 +49,7 @@ class EventLoop {
   bool in_loop_thread() const { return std::this_thread::get_id() == thread_.get_id(); }
   unsigned long wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
   std::string counters() const;  // iterations, sleeps, refused sleeps
+  unsigned long contested_skips() const { return contested_skips_; }  // after stop()
 
  private:
   void run();
@@ -52,6 +57,9 @@ class EventLoop {
   int ep_ = -1;
   int wake_fd_ = -1;
   long poll_us_, idle_poll_us_;
+  bool yield_when_contested_;
+  CpuPressure pressure_;
+  unsigned long contested_skips_ = 0;  // poll windows left out
   std::map<int, FdHandler> handlers_;
   std::vector<std::pair<Poller, TryWait>> pollers_;
   std::mutex tasks_mu_;
