@@ -8,7 +8,10 @@
 
 namespace armci {
 
-CpuPressure::CpuPressure() : fd_(open("/proc/loadavg", O_RDONLY | O_CLOEXEC)), cpus_(get_nprocs()) {}
+CpuPressure::CpuPressure(const char* path, long cpus)
+    : fd_(path ? open(path, O_RDONLY | O_CLOEXEC) : -1), cpus_(cpus > 0 ? cpus : get_nprocs()) {
+  refresh(std::chrono::steady_clock::now());
+}
 
 CpuPressure::~CpuPressure() {
   if (fd_ >= 0) close(fd_);
@@ -26,16 +29,17 @@ long runnable_in_loadavg(const char* line) {
   return end != p && *end == '/' ? n : -1;
 }
 
-bool CpuPressure::contested(std::chrono::steady_clock::time_point now) {
-  if (fd_ < 0 || now < next_) return contested_;
+void CpuPressure::refresh(std::chrono::steady_clock::time_point now) {
+  if (fd_ < 0 || now < next_) return;
   next_ = now + std::chrono::milliseconds(1);
   char line[128];
-  const ssize_t n = pread(fd_, line, sizeof line - 1, 0);
-  if (n <= 0) return contested_;
+  const ssize_t n = pread(fd_, line, sizeof line - 1, 0);  // the kernel writes the line anew per read
+  if (n <= 0) return;
   line[n] = '\0';
-  const long runnable = runnable_in_loadavg(line);  // counts the reader too
+  // The asking thread is one of the runnable ones: with more than cpus_,
+  // some thread waits for a core while it polls.
+  const long runnable = runnable_in_loadavg(line);
   if (runnable >= 0) contested_ = runnable > cpus_;
-  return contested_;
 }
 
 }  // namespace armci

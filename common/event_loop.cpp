@@ -16,8 +16,11 @@
 
 namespace armci {
 
-EventLoop::EventLoop(long poll_us, long idle_poll_us, bool yield_when_contested)
-    : poll_us_(poll_us), idle_poll_us_(idle_poll_us), yield_when_contested_(yield_when_contested) {
+EventLoop::EventLoop(long poll_us, long idle_poll_us, bool yield_when_contested, const char* loadavg)
+    : poll_us_(poll_us),
+      idle_poll_us_(idle_poll_us),
+      yield_when_contested_(yield_when_contested && poll_us > 0),
+      pressure_(yield_when_contested_ ? loadavg : nullptr) {
   ep_ = epoll_create1(EPOLL_CLOEXEC);
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (ep_ < 0 || wake_fd_ < 0) fatal("ARMCI_Init", "epoll/eventfd: %s", std::strerror(errno));
@@ -105,12 +108,15 @@ void EventLoop::run() {
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   using clock = std::chrono::steady_clock;
   auto busy_until = clock::now();
-  // The poll window after work, or none while another thread wants a core.
+  // The poll window after work, or none while another thread wants a core
+  // (the answer cached when the loop last went idle or checked while
+  // polling: reading it here would delay the event's own progress).
   auto window_end = [&](clock::time_point now) {
-    if (yield_when_contested_ && poll_us_ > 0 && pressure_.contested(now)) {
+    if (pressure_.contested()) {
       ++contested_skips_;
       return now;
     }
+    ++poll_windows_;
     return now + std::chrono::microseconds(poll_us_);
   };
   epoll_event evs[32];
@@ -134,13 +140,20 @@ void EventLoop::run() {
         if (!worked && (++idle & 63) == 0) sched_yield();
         continue;
       }
-      if (yield_when_contested_ && pressure_.contested(now)) busy_until = now;  // others came
+      // A window opened on a quiet machine ends once other threads want the
+      // cores: a burst of work elsewhere would otherwise wait a whole window.
+      pressure_.refresh(now);
+      if (pressure_.contested()) {
+        busy_until = now;
+        ++cut_windows_;
+      }
     } else {
       // Idle: sleep until an fd fires, but only if every poller agrees that
       // its fd will signal new work (fi_trywait), else poll again soon.
       // Providers that never agree (shm, udp;ofi_rxd) move one-sided RMA
       // only while polled and leave no completion here to count as work: a
       // millisecond between looks would add a millisecond to their RMA.
+      pressure_.refresh(now);  // going idle: its few microseconds cost no event anything
       bool can_sleep = true;
       for (auto& [p, t] : pollers_)
         if (t && !t()) can_sleep = false;
@@ -184,7 +197,8 @@ void EventLoop::run() {
 std::string EventLoop::counters() const {
   return "iterations=" + std::to_string(iterations_) + " sleeps=" + std::to_string(sleeps_) +
          " refused_sleeps=" + std::to_string(refused_sleeps_) + " wakeups=" + std::to_string(wakeups()) +
-         " contested_skips=" + std::to_string(contested_skips_);
+         " poll_windows=" + std::to_string(poll_windows_) + " contested_skips=" + std::to_string(contested_skips_) +
+         " cut_windows=" + std::to_string(cut_windows_);
 }
 
 }  // namespace armci

@@ -28,8 +28,9 @@ class EventLoop {
   // poll_us: how long to keep polling after work; idle_poll_us: how often
   // to look when a poller cannot promise to wake the loop (fi_trywait);
   // yield_when_contested: no polling while the machine has more runnable
-  // threads than CPUs.
-  EventLoop(long poll_us, long idle_poll_us, bool yield_when_contested = false);
+  // threads than CPUs, as `loadavg` (a CpuPressure path) counts them.
+  EventLoop(long poll_us, long idle_poll_us, bool yield_when_contested = false,
+            const char* loadavg = "/proc/loadavg");
   ~EventLoop();
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
@@ -48,8 +49,11 @@ class EventLoop {
   void stop();  // any thread but the loop's; joins
   bool in_loop_thread() const { return std::this_thread::get_id() == thread_.get_id(); }
   unsigned long wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
-  std::string counters() const;  // iterations, sleeps, refused sleeps
+  // Iterations, sleeps, sleeps refused by a poller, wake-ups, and how poll
+  // windows went: opened after an event, left out (contested), cut short.
+  std::string counters() const;
   unsigned long contested_skips() const { return contested_skips_; }  // after stop()
+  unsigned long cut_windows() const { return cut_windows_; }
 
  private:
   void run();
@@ -59,7 +63,7 @@ class EventLoop {
   long poll_us_, idle_poll_us_;
   bool yield_when_contested_;
   CpuPressure pressure_;
-  unsigned long contested_skips_ = 0;  // poll windows left out
+  unsigned long poll_windows_ = 0, contested_skips_ = 0, cut_windows_ = 0;
   std::map<int, FdHandler> handlers_;
   std::vector<std::pair<Poller, TryWait>> pollers_;
   std::mutex tasks_mu_;

@@ -1,11 +1,15 @@
 // The node agent leaves out its poll window while the machine has more
-// runnable threads than CPUs (ARMCI_PROGRESS_YIELD).
+// runnable threads than CPUs (ARMCI_PROGRESS_YIELD).  The load line comes
+// from a file the test writes, so no test depends on the machine's load.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 #include <thread>
-#include <vector>
 
 #include "common/cpu_pressure.hpp"
 #include "common/event_loop.hpp"
@@ -17,69 +21,136 @@ using clock_type = std::chrono::steady_clock;
 
 namespace {
 
-// cpus + 2 threads that spin until destroyed: the machine is then contested.
-class Hogs {
+// A /proc/loadavg stand-in.  Rewritten in place: the reader keeps its file
+// open, and a read that meets a half-written line gets no count from it.
+class LoadFile {
  public:
-  explicit Hogs(long n) {
-    for (long i = 0; i < n; ++i)
-      threads_.emplace_back([this] {
-        while (!stop_.load(std::memory_order_relaxed)) {
-        }
-      });
+  LoadFile() {
+    char name[] = "/tmp/armci_loadavg_XXXXXX";
+    const int fd = mkstemp(name);
+    EXPECT_GE(fd, 0);
+    close(fd);
+    path_ = name;
   }
-  ~Hogs() {
-    stop_.store(true);
-    for (auto& t : threads_) t.join();
+  ~LoadFile() { unlink(path_.c_str()); }
+  void set(long runnable) const {
+    std::ofstream(path_, std::ios::trunc) << "0.50 0.40 0.30 " << runnable << "/300 4242\n";
   }
+  const char* path() const { return path_.c_str(); }
 
  private:
-  std::atomic<bool> stop_{false};
-  std::vector<std::thread> threads_;
+  std::string path_;
 };
+
+constexpr long kMany = 1000000;  // more runnable threads than any machine's CPUs
+
+// Waits up to `limit` for flag; true if it came.
+bool comes(const std::atomic<bool>& flag, std::chrono::milliseconds limit) {
+  const auto end = clock_type::now() + limit;
+  while (!flag.load() && clock_type::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return flag.load();
+}
 
 }  // namespace
 
 TEST(CpuPressure, ReadsTheRunnableCount) {
   EXPECT_EQ(runnable_in_loadavg("0.20 0.18 0.12 6/80 11206\n"), 6);
   EXPECT_EQ(runnable_in_loadavg("12.50 3.00 1.25 123/4567 99"), 123);
-  EXPECT_EQ(runnable_in_loadavg("0.20 0.18 0.12 6 80"), -1);
+  EXPECT_EQ(runnable_in_loadavg("0.20 0.18 0.12 6 80"), -1);   // no '/': cut short
+  EXPECT_EQ(runnable_in_loadavg("0.20 0.18 0.12 1"), -1);      // a half-written line
   EXPECT_EQ(runnable_in_loadavg("0.20 0.18"), -1);
   EXPECT_EQ(runnable_in_loadavg("0.20 0.18 0.12 x/80 1"), -1);
   EXPECT_EQ(runnable_in_loadavg(""), -1);
 }
 
-TEST(CpuPressure, SeesSpinningThreads) {
-  CpuPressure p;
-  ASSERT_GT(p.cpus(), 0);
-  Hogs hogs(p.cpus() + 2);
-  // The kernel's count is instantaneous: look for a while.
-  bool seen = false;
-  const auto end = clock_type::now() + std::chrono::seconds(5);
-  while (!seen && clock_type::now() < end) {
-    seen = p.contested(clock_type::now());
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+// The asking thread counts itself: cpus runnable threads leave no one
+// waiting, one more does.
+TEST(CpuPressure, MoreRunnableThanCpusIsContested) {
+  LoadFile f;
+  f.set(2);
+  CpuPressure p(f.path(), 2);
+  EXPECT_FALSE(p.contested());
+  auto t = clock_type::now() + std::chrono::milliseconds(10);
+  p.refresh(t);
+  f.set(3);
+  p.refresh(t + std::chrono::microseconds(500));  // read at most once a millisecond
+  EXPECT_FALSE(p.contested());
+  t += std::chrono::milliseconds(2);
+  p.refresh(t);
+  EXPECT_TRUE(p.contested());
+  // Lines without a count leave the last answer.
+  for (const char* bad : {"0.50 0.40", "0.50 0.40 0.30 -5/300 1", ""}) {
+    std::ofstream(f.path(), std::ios::trunc) << bad;
+    t += std::chrono::milliseconds(2);
+    p.refresh(t);
+    EXPECT_TRUE(p.contested()) << "after \"" << bad << "\"";
   }
-  EXPECT_TRUE(seen) << "cpus + 2 spinning threads never showed as more runnable threads than CPUs";
+  f.set(2);
+  t += std::chrono::milliseconds(2);
+  p.refresh(t);
+  EXPECT_FALSE(p.contested());
 }
 
-// Work found on a contested machine opens no poll window when the loop
-// yields, and always one when it does not.
-TEST(CpuPressure, AgentLoopSkipsItsPollWindow) {
-  for (bool yield : {true, false}) {
-    EventLoop loop(1000, 0, yield);
-    std::atomic<int> work{0};
-    loop.add_poller([&] { return work.fetch_add(1) < 500; }, [] { return false; });
-    {
-      Hogs hogs(CpuPressure().cpus() + 2);
-      loop.start("test-agent");
+TEST(CpuPressure, WithoutTheFileNeverContested) {
+  CpuPressure p("/nonexistent/loadavg", 1);
+  p.refresh(clock_type::now() + std::chrono::seconds(1));
+  EXPECT_FALSE(p.contested());
+  CpuPressure none(nullptr, 1);
+  EXPECT_FALSE(none.contested());
+}
+
+// One event, then nothing: on a contested machine the loop goes to sleep
+// at once; on a quiet one it polls through its window (1 s here) first.
+TEST(CpuPressure, AgentLoopLeavesOutItsWindowWhenContested) {
+  for (bool contested : {true, false}) {
+    LoadFile f;
+    f.set(contested ? kMany : 0);
+    EventLoop loop(1000000, 0, true, f.path());
+    std::atomic<long> polls{0};
+    std::atomic<bool> asked_to_sleep{false};
+    std::atomic<long> polls_before_sleep{-1};
+    loop.add_poller([&] { return polls.fetch_add(1) == 0; },
+                    [&] {
+                      if (!asked_to_sleep.exchange(true)) polls_before_sleep = polls.load();
+                      return true;
+                    });
+    loop.start("test-agent");
+    if (contested) {
+      EXPECT_TRUE(comes(asked_to_sleep, std::chrono::seconds(10))) << "the loop never went idle";
+    } else {
       const auto end = clock_type::now() + std::chrono::seconds(10);
-      while (work.load() < 500 && clock_type::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      loop.stop();
+      while (polls.load() < 1000 && clock_type::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    ASSERT_GE(work.load(), 500) << "the agent loop did not run its poller";
-    if (yield)
-      EXPECT_GT(loop.contested_skips(), 0u) << loop.counters();
-    else
+    loop.stop();
+    if (contested) {
+      EXPECT_LE(polls_before_sleep.load(), 2) << "polled after the event: " << loop.counters();
+      EXPECT_GE(loop.contested_skips(), 1u) << loop.counters();
+    } else {
+      // Unless the 1 s window passed without the loop getting a core.
+      EXPECT_GE(polls.load(), 1000) << loop.counters();
       EXPECT_EQ(loop.contested_skips(), 0u) << loop.counters();
+    }
   }
+}
+
+// A window opened on a quiet machine ends soon after the machine fills up,
+// not when its 60 s are over.
+TEST(CpuPressure, AgentLoopCutsItsWindowShort) {
+  LoadFile f;
+  f.set(0);
+  EventLoop loop(60000000, 0, true, f.path());
+  std::atomic<long> polls{0};
+  std::atomic<bool> asked_to_sleep{false};
+  loop.add_poller([&] { return polls.fetch_add(1) == 0; }, [&] {
+    asked_to_sleep = true;
+    return true;
+  });
+  loop.start("test-agent");
+  const auto end = clock_type::now() + std::chrono::seconds(10);
+  while (polls.load() < 1000 && clock_type::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_FALSE(asked_to_sleep.load()) << "went idle inside its window on a quiet machine";
+  f.set(kMany);
+  EXPECT_TRUE(comes(asked_to_sleep, std::chrono::seconds(10))) << "kept polling on a contested machine";
+  loop.stop();
+  EXPECT_GE(loop.cut_windows(), 1u) << loop.counters();
 }
