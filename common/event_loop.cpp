@@ -19,8 +19,7 @@ namespace armci {
 EventLoop::EventLoop(long poll_us, long idle_poll_us, bool yield_when_contested, const char* loadavg)
     : poll_us_(poll_us),
       idle_poll_us_(idle_poll_us),
-      yield_when_contested_(yield_when_contested && poll_us > 0),
-      pressure_(yield_when_contested_ ? loadavg : nullptr) {
+      pressure_(yield_when_contested && poll_us > 0 ? loadavg : nullptr) {  // no file: never contested
   ep_ = epoll_create1(EPOLL_CLOEXEC);
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (ep_ < 0 || wake_fd_ < 0) fatal("ARMCI_Init", "epoll/eventfd: %s", std::strerror(errno));

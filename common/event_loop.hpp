@@ -61,7 +61,6 @@ class EventLoop {
   int ep_ = -1;
   int wake_fd_ = -1;
   long poll_us_, idle_poll_us_;
-  bool yield_when_contested_;
   CpuPressure pressure_;
   unsigned long poll_windows_ = 0, contested_skips_ = 0, cut_windows_ = 0;
   std::map<int, FdHandler> handlers_;
