@@ -16,6 +16,12 @@
 
 namespace armci {
 
+namespace {
+// The longest sleep even when every poller promised its fd would signal:
+// a provider that misses a wake-up then costs this, never a hang.
+constexpr int kLongestSleepMs = 100;
+}  // namespace
+
 EventLoop::EventLoop(long poll_us, long idle_poll_us, bool yield_when_contested, const char* loadavg)
     : poll_us_(poll_us),
       idle_poll_us_(idle_poll_us),
@@ -120,17 +126,22 @@ void EventLoop::run() {
   };
   epoll_event evs[32];
   unsigned iter = 0, idle = 0;
+  bool timed_out = false;  // the last sleep was a promised one that ran out
   while (!stop_.load(std::memory_order_acquire)) {
     ++iterations_;
     bool worked = false;
     for (auto& [p, t] : pollers_) worked |= p();
+    if (timed_out && worked && ++missed_wakeups_ == 1)
+      verbose(1, "node agent: woke without its fd's signal and found work (the provider missed a wake-up)");
+    timed_out = false;
     auto now = clock::now();
     if (worked) {
       busy_until = window_end(now);
       idle = 0;
     }
     int timeout_ms = 0;
-    bool napped = false;  // slept before this epoll_wait rather than in it
+    bool napped = false;    // slept before this epoll_wait rather than in it
+    bool promised = false;  // every poller's fd will signal new work
     if (now < busy_until) {
       // Busy: keep polling the pollers; look at the other fds (control
       // sockets, posted tasks) only now and then, and let a process that
@@ -158,7 +169,8 @@ void EventLoop::run() {
         if (t && !t()) can_sleep = false;
       ++(can_sleep ? sleeps_ : refused_sleeps_);
       if (can_sleep) {
-        timeout_ms = -1;
+        timeout_ms = kLongestSleepMs;
+        promised = true;
       } else if (idle_poll_us_ >= 1000) {
         timeout_ms = static_cast<int>(idle_poll_us_ / 1000);
       } else {
@@ -172,6 +184,7 @@ void EventLoop::run() {
       if (errno == EINTR) continue;
       fatal("node agent", "epoll_wait: %s", std::strerror(errno));
     }
+    timed_out = promised && n == 0;
     const bool slept = timeout_ms != 0 || napped;
     if (slept) wakeups_.fetch_add(1, std::memory_order_relaxed);
     bool fd_work = false;
@@ -197,7 +210,7 @@ std::string EventLoop::counters() const {
   return "iterations=" + std::to_string(iterations_) + " sleeps=" + std::to_string(sleeps_) +
          " refused_sleeps=" + std::to_string(refused_sleeps_) + " wakeups=" + std::to_string(wakeups()) +
          " poll_windows=" + std::to_string(poll_windows_) + " contested_skips=" + std::to_string(contested_skips_) +
-         " cut_windows=" + std::to_string(cut_windows_);
+         " cut_windows=" + std::to_string(cut_windows_) + " missed_wakeups=" + std::to_string(missed_wakeups_);
 }
 
 }  // namespace armci

@@ -53,6 +53,7 @@ class EventLoop {
   // windows went: opened after an event, left out (contested), cut short.
   std::string counters() const;
   unsigned long contested_skips() const { return contested_skips_; }  // after stop()
+  unsigned long missed_wakeups() const { return missed_wakeups_; }    // after stop()
   unsigned long cut_windows() const { return cut_windows_; }
 
  private:
@@ -70,6 +71,7 @@ class EventLoop {
   std::atomic<bool> stop_{false};
   std::atomic<unsigned long> wakeups_{0};
   unsigned long iterations_ = 0, sleeps_ = 0, refused_sleeps_ = 0;
+  unsigned long missed_wakeups_ = 0;  // a capped sleep ran out and the pollers then found work
   std::thread thread_;
 };
 

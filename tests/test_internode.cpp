@@ -340,10 +340,11 @@ TEST_F(Internode, StagedAccumulatesAndPutsAreExact) {
 }
 
 // Strided and vector gets of small rows big enough to be staged: the
-// target's agent gathers them into this process's slot, which is then read
-// by RMA.  Every process reads from every process of the other nodes at
-// once (slots reused, replies racing); rows must come back exact and the
-// staged path must have been taken.
+// target's agent gathers them into this process's slot there, which is
+// then read by RMA, or (remote CQ data, ARMCI_OFI_STAGE_CQ_DATA) written
+// back into a slot of this process.  Every process reads from every
+// process of the other nodes at once (slots reused, replies racing); rows
+// must come back exact and the staged path, the way chosen, taken.
 TEST_F(Internode, StagedGetsAreExact) {
   if (!multi_node()) GTEST_SKIP() << "one node: nothing is staged";
   const int rows = slow_provider() ? 512 : 4096;  // 128 KiB / 1 MiB per source
@@ -358,6 +359,7 @@ TEST_F(Internode, StagedGetsAreExact) {
     return b < kRow ? static_cast<char>((p * 7 + static_cast<int>(r + b)) & 0x7f) : char{0};
   };
   const long staged_before = std::max(0L, ARMCI_Ofi_stat("am_staged_get"));
+  const long written_before = ARMCI_Ofi_stat("written_back");
   ARMCI_Barrier();
   std::vector<char> out(region), outv(region);
   for (int k = 1; k < nproc(); ++k) {
@@ -398,6 +400,12 @@ TEST_F(Internode, StagedGetsAreExact) {
   const char* from = std::getenv("ARMCI_OFI_STAGE_FROM");
   if (!(from && std::string(from) == "0") && !std::getenv("ARMCI_OFI_STAGE_MAX")) {
     EXPECT_GT(ARMCI_Ofi_stat("am_staged_get"), staged_before) << "nothing went through the staging slots";
+    // Every provider here carries remote CQ data.
+    const char* cq_data = std::getenv("ARMCI_OFI_STAGE_CQ_DATA");
+    if (cq_data && std::string(cq_data) == "0")
+      EXPECT_EQ(ARMCI_Ofi_stat("written_back"), written_before) << "written back with ARMCI_OFI_STAGE_CQ_DATA=0";
+    else
+      EXPECT_GT(ARMCI_Ofi_stat("written_back"), written_before) << "no staged get was written back";
   }
   ARMCI_Barrier();
 }

@@ -109,6 +109,40 @@ TEST_F(Threads, StridedAndVectorFromEveryThread) {
   ARMCI_Barrier();
 }
 
+// Strided gets big enough to be staged, from every thread at once: the
+// threads share the process's staging slots and the agents' slots lent to
+// it, a slot one thread's chunk just left is the next thread's, and a
+// chunk written back (remote CQ data) may reach the agent's slot again
+// before the agent saw its write complete.  Every byte must come back.
+TEST_F(Threads, StagedGetsFromEveryThread) {
+  constexpr int kRows = 512, kRow = 256, kPitch = 320;  // 128 KiB a get: staged across nodes
+  mp::Shared<char> grid(static_cast<std::size_t>(kRows) * kPitch);
+  for (int r = 0; r < kRows; ++r)
+    for (int b = 0; b < kPitch; ++b) grid.mine()[r * kPitch + b] = static_cast<char>((me() * 7 + r + b) & 0x7f);
+  ARMCI_Barrier();
+  std::atomic<int> bad{0};
+  on_threads([&](int t) {
+    std::vector<char> back(static_cast<std::size_t>(kRows) * kRow);
+    for (int round = 0; round < rounds() / 30; ++round) {
+      const int p = (me() + 1 + t + round) % nproc();
+      // Each thread its own slice of the rows, so no two gets look alike.
+      const int first = (t * 37 + round) % 64, rows = kRows - 64;
+      int count[2] = {kRow, rows}, sstride[1] = {kPitch}, dstride[1] = {kRow};
+      std::memset(back.data(), -1, back.size());
+      if (ARMCI_GetS(grid.of(p) + first * kPitch, sstride, back.data(), dstride, count, 1, p) != 0) ++bad;
+      for (int r = 0; r < rows; ++r)
+        for (int b = 0; b < kRow; ++b)
+          if (back[static_cast<std::size_t>(r) * kRow + b] != static_cast<char>((p * 7 + first + r + b) & 0x7f)) {
+            ++bad;
+            r = rows;
+            break;
+          }
+    }
+  });
+  EXPECT_EQ(bad.load(), 0) << "staged gets with wrong bytes";
+  ARMCI_Barrier();
+}
+
 TEST_F(Threads, AccumulateAndRmwSumsAreExact) {
   mp::Shared<long> acc(kWords);
   mp::Shared<int> counter(1);

@@ -118,3 +118,44 @@ TEST(AmStage, StagedGetFitsItsSlot) {
   EXPECT_NE(decode(0, {}), nullptr) << "no pieces";
   EXPECT_NE(decode(0, {{kHeap + (8 << 20) - 100, 256}}), nullptr) << "piece outside the heap";
 }
+
+// A staged get is answered by a reply or, if it asks and the agent's
+// provider carries remote CQ data, by a write back; nothing else.
+TEST(AmStage, StagedGetAnswersOnlyAsTheAgentCan) {
+  auto decode = [](uint16_t type, bool push, AmOp op) {
+    AmHeader h{};
+    h.op = static_cast<uint16_t>(op);
+    h.type = type;
+    h.origin = 1;
+    std::vector<char> m;
+    if (op == AmOp::StagedGet) {
+      h.npieces = 1;
+      const PieceWire p{kHeap + 4096, 4096};
+      m.resize(sizeof h + sizeof p);
+      std::memcpy(m.data() + sizeof h, &p, sizeof p);
+    } else {
+      StridedWire w{};
+      w.base = kHeap;
+      w.pieces = 16;
+      w.levels = 1;
+      w.count[0] = 256;
+      w.count[1] = 16;
+      w.stride[0] = 512;
+      m.resize(sizeof h + sizeof w);
+      std::memcpy(m.data() + sizeof h, &w, sizeof w);
+    }
+    std::memcpy(m.data(), &h, sizeof h);
+    AmLimits lim = staging_limits();
+    lim.push = push;
+    AmView v;
+    bool origin_ok = false;
+    return am_decode(m.data(), m.size(), lim, &v, &origin_ok);
+  };
+  for (AmOp op : {AmOp::StagedGet, AmOp::StagedGetStrided}) {
+    EXPECT_EQ(decode(0, false, op), nullptr) << "answered by a reply";
+    EXPECT_EQ(decode(0, true, op), nullptr) << "answered by a reply, push possible";
+    EXPECT_EQ(decode(kStagePush, true, op), nullptr) << "written back";
+    EXPECT_NE(decode(kStagePush, false, op), nullptr) << "written back by an agent that cannot";
+    EXPECT_NE(decode(7, true, op), nullptr) << "an unknown way to answer";
+  }
+}

@@ -4,6 +4,7 @@
 // the heap needs it with manual-progress providers), and executes active
 // messages under the node's shared locks.
 #include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
 
 #include <sys/mman.h>
 
@@ -31,15 +32,19 @@ namespace {
 constexpr int kSendBufs = 16;
 
 struct AgentCtx {
-  fi_context2 fi;
-  bool recv;
-  int buf;
+  fi_context2 fi;  // first: completions hand back its address
+  enum Kind { Recv, Send, Push } kind;
+  int buf;  // Recv, Send: the buffer; Push: the slot (stage_push index)
 };
 
 }  // namespace
 
 struct OfiAgentImpl {
   explicit OfiAgentImpl(const OfiAgentContext& c);
+  ~OfiAgentImpl() {
+    if (pushes) verbose(2, "node agent: %llu staged get chunks written back, %llu requests waited for their slot",
+                        static_cast<unsigned long long>(pushes), static_cast<unsigned long long>(push_waits));
+  }
   OfiAgentContext cfg;
   // Staging slots lent to senders (first come, first served), each a run of
   // kStageSlots slots; registered once for remote writes and reads, unmapped
@@ -73,6 +78,26 @@ struct OfiAgentImpl {
   std::vector<int> stage_area;  // by origin rank: its run, -1 none
   std::vector<char> stage_copy;  // a staged message's header and piece table, out of reach of senders
   int stage_next = 0;
+  // A slot whose gathered chunk is being written back to its sender
+  // (kStagePush) is not gathered into again until that write completes: a
+  // request for it that arrives first (the sender saw the data before this
+  // agent saw its completion) waits here.
+  struct PushSlot {
+    AgentCtx ctx{};
+    bool busy = false;
+    uint32_t origin = 0;
+    uint64_t token = 0;
+    std::vector<char> deferred;
+  };
+  std::vector<PushSlot> stage_push;  // by run * kStageSlots + slot
+  uint64_t pushes = 0, push_waits = 0;  // chunks written back; requests that waited for their slot
+  PushSlot* push_slot(const AmHeader& h) {
+    const int run = stage_area[h.origin];
+    return run < 0 ? nullptr
+                   : &stage_push[static_cast<std::size_t>(run) * kStageSlots + h.arg0 / cfg.stage_slot];
+  }
+  bool staged_get_out(const AmView& m, ReplyHeader& r, char* out, std::size_t len);
+  void on_push_done(PushSlot& ps, int err);
 
   memory::NodeControl& ctl() { return *cfg.ctl; }
   AmLimits limits();
@@ -147,7 +172,13 @@ void OfiAgentImpl::setup_staging() {
   }
   stage.p = static_cast<char*>(p);
   stage.n = bytes;
-  stage_mr = ep.register_memory(stage.p, stage.n, FI_REMOTE_WRITE | FI_REMOTE_READ, (uint64_t{1} << 32) - 3);
+  // FI_WRITE: a gathered chunk is written back from its slot (kStagePush).
+  stage_mr = ep.register_memory(stage.p, stage.n, FI_REMOTE_WRITE | FI_REMOTE_READ | FI_WRITE, (uint64_t{1} << 32) - 3);
+  stage_push.resize(runs * kStageSlots);
+  for (std::size_t i = 0; i < stage_push.size(); ++i) {
+    stage_push[i].ctx.kind = AgentCtx::Push;
+    stage_push[i].ctx.buf = static_cast<int>(i);
+  }
   verbose(1, "node agent: %zu staging runs of %u x %zu bytes for %d processes on other nodes", runs, kStageSlots,
           cfg.stage_slot, cfg.senders);
 }
@@ -159,12 +190,13 @@ AmLimits OfiAgentImpl::limits() {
   lim.nprocs = static_cast<uint32_t>(cfg.nprocs);
   lim.stage_slot = stage.n ? cfg.stage_slot : 0;
   lim.stage_slots = kStageSlots;
+  lim.push = stage.n && ep.caps.cq_data;
   return lim;
 }
 
 void OfiAgentImpl::post_recv(int i) {
   AgentCtx& c = recv_ctx[static_cast<std::size_t>(i)];
-  c.recv = true;
+  c.kind = AgentCtx::Recv;
   c.buf = i;
   char* p = recv_mem.data() + static_cast<std::size_t>(i) * kAmMax;
   void* desc = recv_mr ? fi_mr_desc(recv_mr) : nullptr;
@@ -186,7 +218,7 @@ bool OfiAgentImpl::send_now(fi_addr_t to, const char* msg, std::size_t len) {
     char* p = send_mem.data() + static_cast<std::size_t>(b) * kAmMax;
     std::memcpy(p, msg, len);
     AgentCtx& c = send_ctx[static_cast<std::size_t>(b)];
-    c.recv = false;
+    c.kind = AgentCtx::Send;
     c.buf = b;
     rc = fi_send(ep.ep, p, len, send_mr ? fi_mr_desc(send_mr) : nullptr, to, &c.fi);
     if (rc == 0) free_send.pop_back();
@@ -249,6 +281,15 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len) {
       reply(m.h.origin, r, nullptr, 0);
     }
     return;
+  }
+  if (m.h.type == kStagePush && (m.h.op == static_cast<uint16_t>(AmOp::StagedGet) ||
+                                 m.h.op == static_cast<uint16_t>(AmOp::StagedGetStrided))) {
+    PushSlot* ps = push_slot(m.h);
+    if (ps && ps->busy) {  // a sender has one request per slot: at most one waits
+      ps->deferred.assign(buf, buf + len);
+      ++push_waits;
+      return;
+    }
   }
   ReplyHeader r{};
   r.of = m.h.op;
@@ -445,12 +486,13 @@ bool OfiAgentImpl::on_staged_get(const AmView& m, ReplyHeader& r) {
     r.status = EPROTO;
     return true;
   }
+  char* const start = out;
   for (uint32_t i = 0; i < m.h.npieces; ++i) {
     const PieceWire p = m.piece(i);
     std::memcpy(out, reinterpret_cast<const void*>(p.addr), p.len);
     out += p.len;
   }
-  return true;
+  return staged_get_out(m, r, start, static_cast<std::size_t>(out - start));
 }
 
 bool OfiAgentImpl::on_staged_get_strided(const AmView& m, ReplyHeader& r) {
@@ -461,11 +503,68 @@ bool OfiAgentImpl::on_staged_get_strided(const AmView& m, ReplyHeader& r) {
   }
   const StridedWire& w = m.strided;
   const auto len = static_cast<std::size_t>(w.count[0]);
+  char* const start = out;
   walk_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces, [&](long off) {
     std::memcpy(out, reinterpret_cast<const void*>(w.base + static_cast<uint64_t>(off)), len);
     out += len;
   });
-  return true;
+  return staged_get_out(m, r, start, static_cast<std::size_t>(out - start));
+}
+
+// A gathered chunk goes back as the reply says (the sender reads it), or
+// as a write into the sender's slot whose CQ data is the answer.
+bool OfiAgentImpl::staged_get_out(const AmView& m, ReplyHeader&, char* out, std::size_t len) {
+  if (m.h.type != kStagePush) return true;
+  PushTarget to;
+  std::memcpy(&to, m.h.scale, sizeof to);
+  PushSlot& ps = *push_slot(m.h);  // slot_of found the sender's run
+  ps.origin = m.h.origin;
+  ps.token = m.h.token;
+  iovec iov{out, len};
+  void* desc = fi_mr_desc(stage_mr);
+  fi_rma_iov rio{to.addr, len, to.key};
+  fi_msg_rma msg{};
+  msg.msg_iov = &iov;
+  msg.desc = &desc;
+  msg.iov_count = 1;
+  msg.addr = m.h.origin;
+  msg.rma_iov = &rio;
+  msg.rma_iov_count = 1;
+  msg.context = &ps.ctx.fi;
+  msg.data = m.h.token;
+  ssize_t rc;
+  while ((rc = fi_writemsg(ep.ep, &msg, FI_REMOTE_CQ_DATA | FI_COMPLETION)) == -FI_EAGAIN) {
+    fi_cq_data_entry e;
+    (void)fi_cq_read(ep.cq, &e, 0);  // progress only
+  }
+  if (rc == 0) {
+    ps.busy = true;
+    ++pushes;
+  } else {  // the sender is gone (job ending), or its slot is not what it said
+    verbose(2, "node agent: staged get for rank %u not written back: %s", m.h.origin,
+            fi_error("fi_writemsg", rc).c_str());
+    on_push_done(ps, EIO);
+  }
+  return false;
+}
+
+// The write back of a slot completed (err 0) or failed: a failure is
+// answered as a refusal, so the sender stops waiting; a request that
+// waited for the slot runs now.
+void OfiAgentImpl::on_push_done(PushSlot& ps, int err) {
+  ps.busy = false;
+  if (err) {
+    ReplyHeader r{};
+    r.of = static_cast<uint16_t>(AmOp::StagedGet);
+    r.token = ps.token;
+    r.status = err;
+    reply(ps.origin, r, nullptr, 0);
+  }
+  if (!ps.deferred.empty()) {
+    const std::vector<char> next = std::move(ps.deferred);
+    ps.deferred.clear();
+    handle(next.data(), next.size());
+  }
 }
 
 bool OfiAgentImpl::poll() {
@@ -480,8 +579,14 @@ bool OfiAgentImpl::poll() {
       fi_cq_err_entry err{};
       fi_cq_readerr(ep.cq, &err, 0);
       auto* c = static_cast<AgentCtx*>(err.op_context);
-      if (c && !c->recv) {  // a reply to a process that left: harmless at shutdown
+      if (c && c->kind == AgentCtx::Send) {  // a reply to a process that left: harmless at shutdown
         free_send.push_back(c->buf);
+        continue;
+      }
+      if (c && c->kind == AgentCtx::Push) {
+        PushSlot& ps = stage_push[static_cast<std::size_t>(c->buf)];
+        verbose(2, "node agent: writing a staged get back to rank %u failed: %s", ps.origin, fi_strerror(err.err));
+        on_push_done(ps, EIO);
         continue;
       }
       fatal("node agent", "receive failed: %s", fi_strerror(err.err));
@@ -496,11 +601,13 @@ bool OfiAgentImpl::poll() {
         continue;
       }
       auto* c = static_cast<AgentCtx*>(e[i].op_context);
-      if (c->recv) {
-        handle(recv_mem.data() + static_cast<std::size_t>(c->buf) * kAmMax, e[i].len);
-        post_recv(c->buf);
-      } else {
-        free_send.push_back(c->buf);
+      switch (c->kind) {
+        case AgentCtx::Recv:
+          handle(recv_mem.data() + static_cast<std::size_t>(c->buf) * kAmMax, e[i].len);
+          post_recv(c->buf);
+          break;
+        case AgentCtx::Send: free_send.push_back(c->buf); break;
+        case AgentCtx::Push: on_push_done(stage_push[static_cast<std::size_t>(c->buf)], 0); break;
       }
     }
   }

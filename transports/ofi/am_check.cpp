@@ -87,6 +87,13 @@ const char* check_slot(const AmHeader& h, const AmLimits& lim) {
   return nullptr;
 }
 
+// A staged get is answered by a reply, or (kStagePush) by a write back.
+const char* check_get_answer(const AmHeader& h, const AmLimits& lim) {
+  if (h.type == 0) return nullptr;
+  if (h.type != kStagePush) return "unknown way to answer a staged get";
+  return lim.push ? nullptr : "staged get asks to be written back, which this agent's provider cannot announce";
+}
+
 const char* check_signal(const char* body, std::size_t room, const AmLimits& lim, AmView* v) {
   if (room < sizeof(SignalWire)) return "signal shorter than its header";
   SignalWire& w = v->signal;
@@ -169,11 +176,13 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
       return nullptr;
     case AmOp::StagedGet:
       if (const char* why = check_slot(h, lim)) return why;
+      if (const char* why = check_get_answer(h, lim)) return why;
       return check_pieces(body, room, lim, v, lim.stage_slot);
     case AmOp::AccStrided:
     case AmOp::PutStrided: return check_strided(body, room, lim, v, 0);
     case AmOp::StagedGetStrided:
       if (const char* why = check_slot(h, lim)) return why;
+      if (const char* why = check_get_answer(h, lim)) return why;
       return check_strided(body, room, lim, v, lim.stage_slot);
     default: return "unknown kind";
   }

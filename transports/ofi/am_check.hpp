@@ -21,6 +21,7 @@ struct AmLimits {
   std::size_t max_len = kAmMax;  // longest message (a staging slot's size for staged ones)
   std::size_t stage_slot = 0;    // staging: bytes per slot (0: the agent has no staging)
   uint32_t stage_slots = 0;      // slots per origin
+  bool push = false;             // staged gets may ask to be written back (kStagePush)
 };
 
 struct AmView {

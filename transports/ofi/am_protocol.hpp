@@ -115,6 +115,19 @@ struct AmHeader {
   unsigned char scale[16];
 };
 
+// A staged get the agent answers by writing the gathered chunk into the
+// requester's own slot (ARMCI_OFI_STAGE_CQ_DATA, where the provider carries
+// remote CQ data): the write's CQ data, the request's token, is the answer,
+// so a chunk costs one request and one write instead of a request, a reply
+// and an RMA read.  The request says so in its type and names the slot in
+// its (otherwise unused) scale bytes.
+inline constexpr uint16_t kStagePush = 1;
+struct PushTarget {
+  uint64_t addr;  // the requester's slot: a virtual address or an offset in its registration
+  uint64_t key;
+};
+static_assert(sizeof(PushTarget) <= sizeof(AmHeader::scale));
+
 struct PieceWire {
   uint64_t addr;
   uint64_t len;

@@ -26,6 +26,7 @@ struct OfiStats {
   Counter bounce_copies;   // RMA through a registered bounce buffer (unregistered memory, FI_MR_LOCAL)
   Counter seg_queries;     // lazy segment look-ups
   Counter key_searches;    // data-path key look-ups (the Target from ARMCI_Malloc did not hold the address)
+  Counter written_back;    // staged get chunks an agent wrote back into our slot (ofi::kStagePush)
   // Which libfabric calls met -FI_EAGAIN, how often, and for how long: tells
   // a connection set-up (few posts, long waits) from a full queue (many
   // posts, short waits).  Written under the initiator's lock.

@@ -37,6 +37,8 @@ OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint),
   // keeps writes and sends in issue order both ways (the agent then meets
   // completions in that order) does it stand in for a notice message.
   stage_cq_data = cfg.stage_cq_data && caps.cq_data && caps.has(FI_ORDER_SAW | FI_ORDER_WAW | FI_ORDER_WAS);
+  // A write back announces only itself: no ordering needed.
+  stage_push = cfg.stage_cq_data && caps.cq_data;
   send_mem.resize(kSendBufs * ofi::kAmMax);
   if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) reply_bufs = static_cast<uint32_t>(caps.rx_size);
   recv_mem.resize(std::size_t{reply_bufs} * ofi::kAmMax);
@@ -151,6 +153,10 @@ bool OfiImpl::progress() {
     if (n < 0) fatal("ARMCI", "%s", ofi::fi_error("fi_cq_read", n).c_str());
     any = true;
     for (ssize_t i = 0; i < n; ++i) {
+      if (e[i].flags & FI_REMOTE_WRITE) {  // its op_context is not ours
+        if (e[i].flags & FI_REMOTE_CQ_DATA) on_push(e[i].data);
+        continue;
+      }
       auto* c = static_cast<OpCtx*>(e[i].op_context);
       if (c->kind == OpKind::ReplyRecv) {
         int b = c->buf;

@@ -129,6 +129,7 @@ struct OfiImpl {
   std::size_t stage_from = 0;     // ARMCI_OFI_STAGE_FROM (0: never)
   std::size_t stage_pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
   bool stage_cq_data = false;     // staged writes carry their notice (ARMCI_OFI_STAGE_CQ_DATA and the provider)
+  bool stage_push = false;        // staged gets are written back (ofi::kStagePush; ARMCI_OFI_STAGE_CQ_DATA)
   // Where staged messages are built before the RMA write: kStageSlots local
   // slots of cfg.stage_slot bytes, made at first use.
   fid_mr* stage_local_mr = nullptr;
@@ -197,6 +198,8 @@ struct OfiImpl {
   void free_token(uint32_t t);
   void send_am(int node, int buf, std::size_t len, const char* what);
   void wait_reply(uint32_t token, const char* what);
+  void answered(const ReplyHeader& r, const char* data);  // a reply, or a write back standing for one
+  void on_push(uint64_t data);
   bool native_acc_ok(int type) const;
   void acc(const Target& at, int type, const void* scale, Pieces p);
   // Pieces packed into active messages, or (at least ARMCI_OFI_STAGE_FROM
@@ -224,7 +227,7 @@ struct OfiImpl {
   struct StageGetFlight {
     uint32_t token = 0;
     int slot = -1;     // the agent's, -1 once our read of it completed
-    int local = -1;    // ours, once the read is posted
+    int local = -1;    // ours, once the read is posted (a write back: from the request on)
     uint32_t gen = 0;  // the local slot's completed reads before ours
     std::size_t len = 0;
     std::vector<Piece> parts;     // by table: where the chunk goes

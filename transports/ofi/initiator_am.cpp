@@ -103,6 +103,23 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
   ReplyHeader r;
   if (len < sizeof r) fatal("ARMCI", "short reply (%zu bytes) from a node agent", len);
   std::memcpy(&r, buf, sizeof r);
+  answered(r, buf + sizeof r);
+}
+
+// The agent wrote a staged get's chunk into our slot; the CQ data is its
+// token.  Nothing else writes into a process's memory from outside.
+void OfiImpl::on_push(uint64_t data) {
+  if (data >= pending.size() || !pending[data].in_use ||
+      (pending[data].op != AmOp::StagedGet && pending[data].op != AmOp::StagedGetStrided))
+    fatal("ARMCI", "a node agent wrote back a staged get for unknown token %llu",
+          static_cast<unsigned long long>(data));
+  ReplyHeader r{};
+  r.of = static_cast<uint16_t>(pending[data].op);
+  r.token = data;
+  answered(r, nullptr);
+}
+
+void OfiImpl::answered(const ReplyHeader& r, const char* data) {
   if (r.token >= pending.size() || !pending[r.token].in_use)
     fatal("ARMCI", "reply for unknown token %llu", static_cast<unsigned long long>(r.token));
   PendingAm& p = pending[r.token];
@@ -119,7 +136,7 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
   if (kind == ofi::AmReply::Waited) return;  // the waiter reads the reply and frees the entry
   if (kind == ofi::AmReply::Scatter) {
     stats.remote_bytes += r.len;  // data that came back across the network
-    const char* d = buf + sizeof r;
+    const char* d = data;
     for (const auto& q : p.scatter) {
       std::memcpy(const_cast<void*>(q.local), d, q.bytes);
       d += q.bytes;

@@ -5,8 +5,9 @@
 // it and its reply frees the slot.  Two slots each side: while the agent
 // applies one chunk the next is on the wire, so the bytes move at RMA
 // bandwidth rather than at the rate of 16 KiB eager messages.  Gets of many
-// small pieces go the other way: the agent gathers them into a slot, this
-// process reads the slot by RMA and scatters it.  Strided transfers name
+// small pieces go the other way: the agent gathers them into a slot and
+// writes it back into one of ours (or, without remote CQ data, this process
+// reads it by RMA), and this process scatters it.  Strided transfers name
 // their pieces by shape (StridedWire), vectors by a piece table; a
 // contiguous accumulate's data goes straight from the caller's buffer.
 #include <cstring>
@@ -32,8 +33,10 @@ bool OfiImpl::stage_ready(int node) {
   }
   if (stage_local.empty()) {
     stage_local.resize(ofi::kStageLocal * cfg.stage_slot);
-    if (caps.mr_local)
-      stage_local_mr = ep.register_memory(stage_local.data(), stage_local.size(), FI_READ | FI_WRITE,
+    // Agents write staged gets back into these slots (kStagePush).
+    if (caps.mr_local || stage_push)
+      stage_local_mr = ep.register_memory(stage_local.data(), stage_local.size(),
+                                           FI_READ | FI_WRITE | (stage_push ? FI_REMOTE_WRITE : 0),
                                            (uint64_t{1} << 32) - 4);
     stage_local_gen.assign(ofi::kStageLocal, 0);
     for (int i = static_cast<int>(ofi::kStageLocal) - 1; i >= 0; --i) stage_local_free.push_back(i);
@@ -143,6 +146,53 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
   // waiting may let go of the lock.
   thread_local std::vector<StageGetFlight> flight;  // entries persist: their parts keep capacity
   std::size_t head = 0, used = 0;                    // used: entries this call filled
+  if (stage_push) {
+    // Written back: a request holds an agent slot and a local slot from its
+    // sending until its chunk is scattered.
+    while (more() || head < used) {
+      const bool mine_in_flight = head < used;
+      if (more() && s.stage_free != 0 && !stage_local_free.empty() &&
+          (!mine_in_flight || (s.ams < s.window && ams_total < reply_bufs))) {
+        const int slot = __builtin_ctz(s.stage_free);
+        s.stage_free &= ~(1u << slot);
+        const int l = stage_local_free.back();
+        stage_local_free.pop_back();
+        const uint32_t t = new_pending(node, op);  // last: may let go of the lock
+        pending[t].stage_slot = slot;              // free again once written back
+        const int b = take_send_buf();
+        AmHeader h = pieces_header(op, 0, nullptr, t);
+        h.arg0 = static_cast<uint64_t>(slot) * s.stage_slot;
+        h.type = ofi::kStagePush;
+        const std::size_t off = static_cast<std::size_t>(l) * cfg.stage_slot;
+        const ofi::PushTarget to{caps.virt_addr ? reinterpret_cast<uint64_t>(stage_local.data() + off) : off,
+                                 fi_mr_key(stage_local_mr)};
+        std::memcpy(h.scale, &to, sizeof to);
+        if (used == flight.size()) flight.emplace_back();
+        StageGetFlight& f = flight[used++];
+        f.token = t;
+        f.slot = slot;
+        f.local = l;
+        const std::size_t len = request(send_buf(b), h, f);
+        send_am(node, b, len, "staged get request");
+        continue;
+      }
+      if (!mine_in_flight) {  // slots held by this process's other threads
+        wait_until([&] { return s.stage_free != 0 && !stage_local_free.empty(); },
+                   "a free staging slot at another node's agent");
+        continue;
+      }
+      const StageGetFlight& f = flight[head];
+      wait_reply(f.token, "another node's agent writing back a staged get");
+      free_token(f.token);
+      stats.remote_bytes += f.len;
+      ++stats.remote_ops;
+      ++stats.written_back;
+      scatter(f, stage_local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot);
+      stage_local_free.push_back(f.local);
+      ++head;
+    }
+    return;
+  }
   auto read_done = [&](const StageGetFlight& f) {
     return f.local >= 0 && stage_local_gen[static_cast<std::size_t>(f.local)] != f.gen;
   };
