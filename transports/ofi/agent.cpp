@@ -42,8 +42,10 @@ struct AgentCtx {
 struct OfiAgentImpl {
   explicit OfiAgentImpl(const OfiAgentContext& c);
   ~OfiAgentImpl() {
-    if (pushes) verbose(2, "node agent: %llu staged get chunks written back, %llu requests waited for their slot",
-                        static_cast<unsigned long long>(pushes), static_cast<unsigned long long>(push_waits));
+    if (pushes)
+      verbose(2, "node agent: %llu staged get chunks written back, %llu requests waited for their slot, %llu writes for "
+              "room in the send queue", static_cast<unsigned long long>(pushes), static_cast<unsigned long long>(push_waits),
+              static_cast<unsigned long long>(push_queued));
   }
   OfiAgentContext cfg;
   // Staging slots lent to senders (first come, first served), each a run of
@@ -81,22 +83,29 @@ struct OfiAgentImpl {
   // A slot whose gathered chunk is being written back to its sender
   // (kStagePush) is not gathered into again until that write completes: a
   // request for it that arrives first (the sender saw the data before this
-  // agent saw its completion) waits here.
+  // agent saw its completion) waits here.  A staged put may land in the
+  // slot meanwhile; the sender has all of the chunk by then, so nothing
+  // still needed is read from it.
   struct PushSlot {
     AgentCtx ctx{};
-    bool busy = false;
+    bool busy = false;  // written back (or queued to be), not yet complete
     uint32_t origin = 0;
+    uint16_t op = 0;
     uint64_t token = 0;
+    iovec iov{};
+    fi_rma_iov to{};
     std::vector<char> deferred;
   };
   std::vector<PushSlot> stage_push;  // by run * kStageSlots + slot
-  uint64_t pushes = 0, push_waits = 0;  // chunks written back; requests that waited for their slot
+  std::deque<std::size_t> push_queue;  // write backs the send queue had no room for, oldest first
+  uint64_t pushes = 0, push_waits = 0, push_queued = 0;  // written back; requests that waited for their slot; writes that waited for room
   PushSlot* push_slot(const AmHeader& h) {
     const int run = stage_area[h.origin];
     return run < 0 ? nullptr
                    : &stage_push[static_cast<std::size_t>(run) * kStageSlots + h.arg0 / cfg.stage_slot];
   }
   bool staged_get_out(const AmView& m, ReplyHeader& r, char* out, std::size_t len);
+  ssize_t post_push(PushSlot& ps);
   void on_push_done(PushSlot& ps, int err);
 
   memory::NodeControl& ctl() { return *cfg.ctl; }
@@ -285,7 +294,18 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len) {
   if (m.h.type == kStagePush && (m.h.op == static_cast<uint16_t>(AmOp::StagedGet) ||
                                  m.h.op == static_cast<uint16_t>(AmOp::StagedGetStrided))) {
     PushSlot* ps = push_slot(m.h);
-    if (ps && ps->busy) {  // a sender has one request per slot: at most one waits
+    if (ps && ps->busy) {
+      // A sender has one request per slot: a second one waiting breaks the
+      // protocol (refused, so that sender fails instead of hanging).
+      if (!ps->deferred.empty()) {
+        if (++refused <= 5) warn("node agent", "dropped a staged get from rank %u: its slot has a request waiting", m.h.origin);
+        ReplyHeader r{};
+        r.of = m.h.op;
+        r.token = m.h.token;
+        r.status = EPROTO;
+        reply(m.h.origin, r, nullptr, 0);
+        return;
+      }
       ps->deferred.assign(buf, buf + len);
       ++push_waits;
       return;
@@ -477,9 +497,9 @@ void OfiAgentImpl::on_stage_data(uint64_t data) {
 }
 
 // The reverse of a staged put, for gets of many small pieces: gathered into
-// the sender's slot here, then read by the sender in one RMA read.  The
+// the sender's slot here, then read by the sender in one RMA read (the
 // sender keeps the slot until its read completes, so nothing else lands
-// there meanwhile.
+// there meanwhile) or written back into the sender's slot (PushSlot).
 bool OfiAgentImpl::on_staged_get(const AmView& m, ReplyHeader& r) {
   char* out = slot_of(m.h);
   if (!out) {
@@ -517,35 +537,45 @@ bool OfiAgentImpl::staged_get_out(const AmView& m, ReplyHeader&, char* out, std:
   if (m.h.type != kStagePush) return true;
   PushTarget to;
   std::memcpy(&to, m.h.scale, sizeof to);
-  PushSlot& ps = *push_slot(m.h);  // slot_of found the sender's run
+  const std::size_t i = static_cast<std::size_t>(push_slot(m.h) - stage_push.data());  // slot_of found the run
+  PushSlot& ps = stage_push[i];
   ps.origin = m.h.origin;
+  ps.op = m.h.op;
   ps.token = m.h.token;
-  iovec iov{out, len};
-  void* desc = fi_mr_desc(stage_mr);
-  fi_rma_iov rio{to.addr, len, to.key};
-  fi_msg_rma msg{};
-  msg.msg_iov = &iov;
-  msg.desc = &desc;
-  msg.iov_count = 1;
-  msg.addr = m.h.origin;
-  msg.rma_iov = &rio;
-  msg.rma_iov_count = 1;
-  msg.context = &ps.ctx.fi;
-  msg.data = m.h.token;
-  ssize_t rc;
-  while ((rc = fi_writemsg(ep.ep, &msg, FI_REMOTE_CQ_DATA | FI_COMPLETION)) == -FI_EAGAIN) {
-    fi_cq_data_entry e;
-    (void)fi_cq_read(ep.cq, &e, 0);  // progress only
-  }
-  if (rc == 0) {
-    ps.busy = true;
-    ++pushes;
-  } else {  // the sender is gone (job ending), or its slot is not what it said
-    verbose(2, "node agent: staged get for rank %u not written back: %s", m.h.origin,
-            fi_error("fi_writemsg", rc).c_str());
+  ps.iov = {out, len};
+  ps.to = {to.addr, len, to.key};
+  ps.busy = true;
+  ++pushes;
+  // Behind earlier queued ones, or queued if the send queue is full: the
+  // loop retries it (poll) while serving everybody else.
+  ssize_t rc = -FI_EAGAIN;
+  if (push_queue.empty()) rc = post_push(ps);
+  if (rc == -FI_EAGAIN) {
+    push_queue.push_back(i);
+    ++push_queued;
+  } else if (rc) {
     on_push_done(ps, EIO);
   }
   return false;
+}
+
+ssize_t OfiAgentImpl::post_push(PushSlot& ps) {
+  void* desc = fi_mr_desc(stage_mr);
+  fi_msg_rma msg{};
+  msg.msg_iov = &ps.iov;
+  msg.desc = &desc;
+  msg.iov_count = 1;
+  msg.addr = ps.origin;
+  msg.rma_iov = &ps.to;
+  msg.rma_iov_count = 1;
+  msg.context = &ps.ctx.fi;
+  msg.data = ps.token;
+  const ssize_t rc = fi_writemsg(ep.ep, &msg, FI_REMOTE_CQ_DATA | FI_COMPLETION);
+  // Any failure but a full queue means the sender is gone (job ending) or
+  // named a slot it does not have.
+  if (rc && rc != -FI_EAGAIN)
+    verbose(2, "node agent: staged get for rank %u not written back: %s", ps.origin, fi_error("fi_writemsg", rc).c_str());
+  return rc;
 }
 
 // The write back of a slot completed (err 0) or failed: a failure is
@@ -555,7 +585,7 @@ void OfiAgentImpl::on_push_done(PushSlot& ps, int err) {
   ps.busy = false;
   if (err) {
     ReplyHeader r{};
-    r.of = static_cast<uint16_t>(AmOp::StagedGet);
+    r.of = ps.op;
     r.token = ps.token;
     r.status = err;
     reply(ps.origin, r, nullptr, 0);
@@ -571,6 +601,13 @@ bool OfiAgentImpl::poll() {
   bool any = false;
   while (!backlog.empty() && send_now(backlog.front().to, backlog.front().msg.data(), backlog.front().msg.size()))
     backlog.pop_front();
+  while (!push_queue.empty()) {
+    PushSlot& ps = stage_push[push_queue.front()];
+    const ssize_t rc = post_push(ps);
+    if (rc == -FI_EAGAIN) break;
+    push_queue.pop_front();
+    if (rc) on_push_done(ps, EIO);
+  }
   fi_cq_data_entry e[16];
   for (;;) {
     ssize_t n = fi_cq_read(ep.cq, e, 16);
@@ -611,7 +648,7 @@ bool OfiAgentImpl::poll() {
       }
     }
   }
-  return any || !backlog.empty();
+  return any || !backlog.empty() || !push_queue.empty();
 }
 
 // ---------------------------------------------------------------- OfiAgent
@@ -622,7 +659,8 @@ std::string OfiAgent::address() const { return impl_->ep.name(); }
 void OfiAgent::attach(EventLoop& loop) {
   OfiAgentImpl* m = impl_.get();
   if (m->ep.wait_fd() >= 0) loop.add_fd(m->ep.wait_fd(), EPOLLIN, [m](uint32_t) { return m->poll(); });
-  loop.add_poller([m] { return m->poll(); }, [m] { return m->backlog.empty() && m->ep.trywait(); });
+  loop.add_poller([m] { return m->poll(); },
+                  [m] { return m->backlog.empty() && m->push_queue.empty() && m->ep.trywait(); });
 }
 
 void OfiAgent::connect(const std::vector<std::string>& initiators) {

@@ -48,7 +48,7 @@ inline AmBudget am_budget(std::size_t rx_queue, int senders) {
 // instead of one eager message per 16 KiB.  Two slots per sender: one is
 // filled while the agent applies the other.
 inline constexpr uint32_t kStageSlots = 2;
-inline constexpr uint32_t kStageLocal = 2;  // local slots a process builds messages in
+inline constexpr uint32_t kStageLocal = 2;  // local slots a process builds messages in and agents write gets back to
 // A slot is ARMCI_OFI_STAGE_SLOT bytes of data plus this much room for the
 // message's header and shape: a 1 MiB transfer of small rows then fills
 // four 256 KiB slots, not four and a few rows in a fifth (one more write,
@@ -120,7 +120,9 @@ struct AmHeader {
 // remote CQ data): the write's CQ data, the request's token, is the answer,
 // so a chunk costs one request and one write instead of a request, a reply
 // and an RMA read.  The request says so in its type and names the slot in
-// its (otherwise unused) scale bytes.
+// its (otherwise unused) scale bytes.  Requester and agent decide from the
+// same provider's cq_data_size, so they agree (an agent that could not
+// would refuse the request, never misread it).
 inline constexpr uint16_t kStagePush = 1;
 struct PushTarget {
   uint64_t addr;  // the requester's slot: a virtual address or an offset in its registration

@@ -109,7 +109,7 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
 // The agent wrote a staged get's chunk into our slot; the CQ data is its
 // token.  Nothing else writes into a process's memory from outside.
 void OfiImpl::on_push(uint64_t data) {
-  if (data >= pending.size() || !pending[data].in_use ||
+  if (data >= pending.size() || !pending[data].in_use || pending[data].done ||
       (pending[data].op != AmOp::StagedGet && pending[data].op != AmOp::StagedGetStrided))
     fatal("ARMCI", "a node agent wrote back a staged get for unknown token %llu",
           static_cast<unsigned long long>(data));
@@ -120,6 +120,17 @@ void OfiImpl::on_push(uint64_t data) {
 }
 
 void OfiImpl::answered(const ReplyHeader& r, const char* data) {
+  // An agent whose write back failed at its end after the data had arrived
+  // here refuses a get that is already answered (and perhaps its token
+  // reused): nothing is waiting for that refusal.
+  const bool late_refusal =
+      r.status != 0 && (r.of == static_cast<uint16_t>(AmOp::StagedGet) || r.of == static_cast<uint16_t>(AmOp::StagedGetStrided)) &&
+      (r.token >= pending.size() || !pending[r.token].in_use || pending[r.token].done ||
+       static_cast<uint16_t>(pending[r.token].op) != r.of);
+  if (late_refusal) {
+    verbose(1, "a node agent refused a staged get already answered (error %d): ignored", r.status);
+    return;
+  }
   if (r.token >= pending.size() || !pending[r.token].in_use)
     fatal("ARMCI", "reply for unknown token %llu", static_cast<unsigned long long>(r.token));
   PendingAm& p = pending[r.token];

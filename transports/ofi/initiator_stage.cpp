@@ -147,8 +147,9 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
   thread_local std::vector<StageGetFlight> flight;  // entries persist: their parts keep capacity
   std::size_t head = 0, used = 0;                    // used: entries this call filled
   if (stage_push) {
-    // Written back: a request holds an agent slot and a local slot from its
-    // sending until its chunk is scattered.
+    // Written back: a request holds a local slot from its sending until its
+    // chunk is scattered, and the agent's slot until the chunk arrives (the
+    // agent gathers into it again only once its write completed there).
     while (more() || head < used) {
       const bool mine_in_flight = head < used;
       if (more() && s.stage_free != 0 && !stage_local_free.empty() &&
