@@ -132,6 +132,8 @@ struct OfiAgentImpl {
   bool on_strided(const AmView& m, ReplyHeader& r);
   uint64_t refused = 0;  // malformed messages dropped (reported the first few times)
   void reply(uint32_t origin, const ReplyHeader& r, const void* data, std::size_t len);
+  void refuse(uint32_t origin, uint16_t op, uint64_t token, int status);
+  bool waits_for_slot(const AmView& m, const char* buf, std::size_t len);
   bool send_now(fi_addr_t to, const char* msg, std::size_t len);
   void check_waiters();
 };
@@ -282,40 +284,41 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len) {
     if (++refused <= 5)
       warn("node agent", "dropped a malformed active message (%zu bytes, kind %u, origin %u): %s", len,
            len >= sizeof(AmHeader) ? m.h.op : 0u, len >= sizeof(AmHeader) ? m.h.origin : 0u, why);
-    if (origin_ok) {
-      ReplyHeader r{};
-      r.of = m.h.op;
-      r.token = m.h.token;
-      r.status = EPROTO;
-      reply(m.h.origin, r, nullptr, 0);
-    }
+    if (origin_ok) refuse(m.h.origin, m.h.op, m.h.token, EPROTO);
     return;
   }
-  if (m.h.type == kStagePush && (m.h.op == static_cast<uint16_t>(AmOp::StagedGet) ||
-                                 m.h.op == static_cast<uint16_t>(AmOp::StagedGetStrided))) {
-    PushSlot* ps = push_slot(m.h);
-    if (ps && ps->busy) {
-      // A sender has one request per slot: a second one waiting breaks the
-      // protocol (refused, so that sender fails instead of hanging).
-      if (!ps->deferred.empty()) {
-        if (++refused <= 5) warn("node agent", "dropped a staged get from rank %u: its slot has a request waiting", m.h.origin);
-        ReplyHeader r{};
-        r.of = m.h.op;
-        r.token = m.h.token;
-        r.status = EPROTO;
-        reply(m.h.origin, r, nullptr, 0);
-        return;
-      }
-      ps->deferred.assign(buf, buf + len);
-      ++push_waits;
-      return;
-    }
-  }
+  if (waits_for_slot(m, buf, len)) return;
   ReplyHeader r{};
   r.of = m.h.op;
   r.token = m.h.token;
   if (!(this->*kHandlers[m.h.op])(m, r)) return;
   reply(m.h.origin, r, nullptr, 0);
+}
+
+void OfiAgentImpl::refuse(uint32_t origin, uint16_t op, uint64_t token, int status) {
+  ReplyHeader r{};
+  r.of = op;
+  r.token = token;
+  r.status = status;
+  reply(origin, r, nullptr, 0);
+}
+
+// A write-back request for a slot whose last write back is still in flight
+// waits for it (on_push_done runs it).  A sender has one request per slot:
+// a second one waiting breaks the protocol and is refused, so that sender
+// fails instead of hanging.
+bool OfiAgentImpl::waits_for_slot(const AmView& m, const char* buf, std::size_t len) {
+  if (m.h.type != kStagePush || !is_staged_get(m.h.op)) return false;
+  PushSlot* ps = push_slot(m.h);
+  if (!ps || !ps->busy) return false;
+  if (!ps->deferred.empty()) {
+    if (++refused <= 5) warn("node agent", "dropped a staged get from rank %u: its slot has a request waiting", m.h.origin);
+    refuse(m.h.origin, m.h.op, m.h.token, EPROTO);
+    return true;
+  }
+  ps->deferred.assign(buf, buf + len);
+  ++push_waits;
+  return true;
 }
 
 // Acc, PutPieces, GetPieces: a table of pieces, then (Acc, PutPieces) their
@@ -583,13 +586,7 @@ ssize_t OfiAgentImpl::post_push(PushSlot& ps) {
 // waited for the slot runs now.
 void OfiAgentImpl::on_push_done(PushSlot& ps, int err) {
   ps.busy = false;
-  if (err) {
-    ReplyHeader r{};
-    r.of = ps.op;
-    r.token = ps.token;
-    r.status = err;
-    reply(ps.origin, r, nullptr, 0);
-  }
+  if (err) refuse(ps.origin, ps.op, ps.token, err);
   if (!ps.deferred.empty()) {
     const std::vector<char> next = std::move(ps.deferred);
     ps.deferred.clear();

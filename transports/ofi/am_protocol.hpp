@@ -150,6 +150,11 @@ struct StridedWire {
   int64_t stride[kStrideLevels];
 };
 
+// The requests a kStagePush write back may answer.
+inline bool is_staged_get(uint16_t op) {
+  return op == static_cast<uint16_t>(AmOp::StagedGet) || op == static_cast<uint16_t>(AmOp::StagedGetStrided);
+}
+
 // Messages whose pieces a StridedWire names (the rest of the piece
 // messages carry a table).
 inline bool names_shape(uint16_t op) {

@@ -110,7 +110,7 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
 // token.  Nothing else writes into a process's memory from outside.
 void OfiImpl::on_push(uint64_t data) {
   if (data >= pending.size() || !pending[data].in_use || pending[data].done ||
-      (pending[data].op != AmOp::StagedGet && pending[data].op != AmOp::StagedGetStrided))
+      !ofi::is_staged_get(static_cast<uint16_t>(pending[data].op)))
     fatal("ARMCI", "a node agent wrote back a staged get for unknown token %llu",
           static_cast<unsigned long long>(data));
   ReplyHeader r{};
@@ -124,7 +124,7 @@ void OfiImpl::answered(const ReplyHeader& r, const char* data) {
   // here refuses a get that is already answered (and perhaps its token
   // reused): nothing is waiting for that refusal.
   const bool late_refusal =
-      r.status != 0 && (r.of == static_cast<uint16_t>(AmOp::StagedGet) || r.of == static_cast<uint16_t>(AmOp::StagedGetStrided)) &&
+      r.status != 0 && ofi::is_staged_get(r.of) &&
       (r.token >= pending.size() || !pending[r.token].in_use || pending[r.token].done ||
        static_cast<uint16_t>(pending[r.token].op) != r.of);
   if (late_refusal) {

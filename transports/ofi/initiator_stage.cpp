@@ -139,13 +139,37 @@ void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
 template <typename More, typename Ask, typename Scatter>
 void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
-  // A request holds an agent slot from its sending until its read is done,
-  // and a local slot from the read's posting until its scatter: the agent
-  // gathers the next chunk while this thread scatters the last one.
+  // Read (pull): a request holds an agent slot from its sending until its
+  // read is done, and a local slot from the read's posting until its
+  // scatter: the agent gathers the next chunk while this thread scatters
+  // the last one.
   // Requests of this call not yet scattered, oldest first.  This thread's:
   // waiting may let go of the lock.
   thread_local std::vector<StageGetFlight> flight;  // entries persist: their parts keep capacity
   std::size_t head = 0, used = 0;                    // used: entries this call filled
+  // Sends the next request for agent slot `slot` (both slots already taken;
+  // local >= 0: to be written back there).
+  auto ask = [&](int slot, int local) {
+    const uint32_t t = new_pending(node, op);  // last: may let go of the lock
+    const int b = take_send_buf();
+    AmHeader h = pieces_header(op, 0, nullptr, t);
+    h.arg0 = static_cast<uint64_t>(slot) * s.stage_slot;
+    if (local >= 0) {
+      pending[t].stage_slot = slot;  // free again once written back
+      h.type = ofi::kStagePush;
+      const std::size_t off = static_cast<std::size_t>(local) * cfg.stage_slot;
+      const ofi::PushTarget to{caps.virt_addr ? reinterpret_cast<uint64_t>(stage_local.data() + off) : off,
+                               fi_mr_key(stage_local_mr)};
+      std::memcpy(h.scale, &to, sizeof to);
+    }
+    if (used == flight.size()) flight.emplace_back();
+    StageGetFlight& f = flight[used++];
+    f.token = t;
+    f.slot = slot;
+    f.local = local;
+    f.gen = 0;
+    send_am(node, b, request(send_buf(b), h, f), "staged get request");
+  };
   if (stage_push) {
     // Written back: a request holds a local slot from its sending until its
     // chunk is scattered, and the agent's slot until the chunk arrives (the
@@ -158,23 +182,7 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
         s.stage_free &= ~(1u << slot);
         const int l = stage_local_free.back();
         stage_local_free.pop_back();
-        const uint32_t t = new_pending(node, op);  // last: may let go of the lock
-        pending[t].stage_slot = slot;              // free again once written back
-        const int b = take_send_buf();
-        AmHeader h = pieces_header(op, 0, nullptr, t);
-        h.arg0 = static_cast<uint64_t>(slot) * s.stage_slot;
-        h.type = ofi::kStagePush;
-        const std::size_t off = static_cast<std::size_t>(l) * cfg.stage_slot;
-        const ofi::PushTarget to{caps.virt_addr ? reinterpret_cast<uint64_t>(stage_local.data() + off) : off,
-                                 fi_mr_key(stage_local_mr)};
-        std::memcpy(h.scale, &to, sizeof to);
-        if (used == flight.size()) flight.emplace_back();
-        StageGetFlight& f = flight[used++];
-        f.token = t;
-        f.slot = slot;
-        f.local = l;
-        const std::size_t len = request(send_buf(b), h, f);
-        send_am(node, b, len, "staged get request");
+        ask(slot, l);
         continue;
       }
       if (!mine_in_flight) {  // slots held by this process's other threads
@@ -230,18 +238,7 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
       }
       const int slot = __builtin_ctz(s.stage_free);
       s.stage_free &= ~(1u << slot);
-      const uint32_t t = new_pending(node, op);  // last: may let go of the lock
-      const int b = take_send_buf();
-      AmHeader h = pieces_header(op, 0, nullptr, t);
-      h.arg0 = static_cast<uint64_t>(slot) * s.stage_slot;
-      if (used == flight.size()) flight.emplace_back();
-      StageGetFlight& f = flight[used++];
-      f.token = t;
-      f.slot = slot;
-      f.local = -1;
-      f.gen = 0;
-      const std::size_t len = request(send_buf(b), h, f);
-      send_am(node, b, len, "staged get request");
+      ask(slot, -1);
       continue;
     }
     const StageGetFlight& f = flight[head];
