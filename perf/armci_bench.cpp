@@ -4,7 +4,7 @@
 // measured in the same run.  Run it with armcirun on >= 2 processes; with
 // ARMCI_VNODES=2 and 4 processes it measures both kinds of pairs.
 //
-//   armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--sweep-bytes B] [--patches] [--max-iters N]
+//   armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--sweep-bytes B] [--patches] [--latency] [--max-iters N]
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +32,7 @@ struct Options {
   bool raw = true;
   bool sweep = false;
   bool patches_only = false;
+  bool latency_only = false;  // --latency: the inter-node rows up to --max, paired with raw; nothing else
   std::size_t sweep_bytes = 64u << 10;
   int window = 8;
 };
@@ -363,10 +364,11 @@ int main(int argc, char** argv) {
     else if (a == "--window" && i + 1 < argc) o.window = std::max(1, std::atoi(argv[++i]));
     else if (a == "--sweep") o.sweep = true;
     else if (a == "--patches") o.patches_only = true;
+    else if (a == "--latency") o.latency_only = true;
     else if (a == "--sweep-bytes" && i + 1 < argc) o.sweep_bytes = std::max<std::size_t>(64, std::strtoul(argv[++i], nullptr, 0));
     else if (a == "--max-iters" && i + 1 < argc) iters_ceiling() = std::max(1, std::atoi(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--sweep-bytes B] [--patches] [--max-iters N]\n");
+      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--sweep-bytes B] [--patches] [--latency] [--max-iters N]\n");
       return 2;
     }
   }
@@ -411,7 +413,7 @@ int main(int argc, char** argv) {
   // round; each side reports its median over the rounds.
   RawSession raw(0, inter > 0 && o.raw ? inter : -1, o.max, o.window);
   ARMCI_Barrier();
-  if (intra > 0) {
+  if (intra > 0 && !o.latency_only) {
     if (me == 0) {
       print_intra_header();
       for (std::size_t b : sizes) {
@@ -478,7 +480,7 @@ int main(int argc, char** argv) {
     double ratio;
   };
   std::vector<RateVerdict> rate_verdicts;
-  if (inter > 0) {
+  if (inter > 0 && !o.latency_only) {
     char* remote = static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]);
     if (me == 0)
       std::printf("\nMessage rate to process %d (another node): us per operation, W in flight\n%6s %5s %10s %10s %10s %10s %8s %8s\n",
@@ -537,8 +539,8 @@ int main(int argc, char** argv) {
     std::printf("\n");
     char* tgt_intra = intra > 0 ? static_cast<char*>(ptrs[static_cast<std::size_t>(intra)]) : nullptr;
     char* tgt_inter = inter > 0 ? static_cast<char*>(ptrs[static_cast<std::size_t>(inter)]) : nullptr;
-    if (intra > 0) check_cost("intra", intra, local.data(), tgt_intra, false);
-    if (inter > 0) check_cost("inter", inter, local.data(), tgt_inter, true);
+    if (intra > 0 && !o.latency_only) check_cost("intra", intra, local.data(), tgt_intra, false);
+    if (inter > 0 && !o.latency_only) check_cost("inter", inter, local.data(), tgt_inter, true);
     if (const Row* r = row_of(intra_rows, 8)) {
       verdict("intra-node 8-byte put", r->put * 1e6 <= 0.15, "%.3f us (<= %.2f us)", r->put * 1e6, 0.15);
       verdict("intra-node 8-byte get", r->get * 1e6 <= 0.15, "%.3f us (<= %.2f us)", r->get * 1e6, 0.15);
@@ -563,7 +565,7 @@ int main(int argc, char** argv) {
     for (const RateVerdict& v : rate_verdicts)
       verdict(v.what.c_str(), v.ratio >= 0.8, "%.2fx raw rate (>= %.1fx)", v.ratio, 0.8);
     // Rows with equal gaps span twice the payload on both sides.
-    if (inter > 0 && region >= (2u << 20) + 4096) patches(inter, local.data(), tgt_inter);
+    if (inter > 0 && !o.latency_only && region >= (2u << 20) + 4096) patches(inter, local.data(), tgt_inter);
     if (csv) std::fclose(csv);
   }
   ARMCI_Barrier();

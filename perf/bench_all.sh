@@ -33,7 +33,7 @@ progress "alloc_bench: ARMCI_Malloc_local/Free_local as Global Arrays uses them 
 ARMCI_VNODES=1 "$build/armcirun" -n "$np" "$build/perf/alloc_bench" --csv "$out/alloc_bench.csv" \
   2>&1 | tee "$out/alloc_bench.txt"
 
-progress "peer_compare: the same benchmark on armci-ofi, ARMCI-MPI and MPI-3 RMA (~5 min)"
+progress "peer_compare: the same benchmark on armci-ofi, ARMCI-MPI and MPI-3 RMA, then alternated 8 B latency rounds (~6 min)"
 bash "$src/perf/peer_compare.sh" "$build" "$src" "$out" | grep -v "^RATIO"
 
 progress "ga_mirror_bench get: NGA_Get from distributed and mirrored arrays, 8 B..1 MiB, 4 processes on 2 virtual nodes (~1 min)"

@@ -10,7 +10,9 @@
 // transfers of 256 B pieces; message rate of 8-64 B non-blocking puts and
 // gets in windows of 1..256.
 //
-//   peer_bench --label NAME [--where intra|inter] [--max BYTES] [--csv FILE]
+//   peer_bench --label NAME [--where intra|inter] [--max BYTES] [--csv FILE] [--latency]
+// --latency: only the blocking put/get/acc rows of 8 B, for the alternated
+// rounds perf/peer_compare.sh runs between the runtimes.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -234,9 +236,26 @@ struct Buffer {
   char* p;
 };
 
+// Blocking 8 B put, get and accumulate only: one short process per round.
+void run_latency(Backend& b, Out& out) {
+  const int t = 1;
+  Buffer local(4096);
+  double one[1] = {1.0};
+  const int it = 2000;
+  double s = per_call([&] { b.put(local.data(), 0, 8, t); }, it, 7);
+  out.row("put", 8, s, mbps(8, s));
+  s = per_call([&] { b.get(local.data(), 0, 8, t); }, it, 7);
+  out.row("get", 8, s, mbps(8, s));
+  s = per_call([&] { b.acc(one, 0, 8, t); }, it, 7);
+  out.row("acc", 8, s, mbps(8, s));
+}
+
+// Bytes each side needs: windows of `max` and the message rate's 256 x 64 B.
+std::size_t region(std::size_t max) { return std::max<std::size_t>(max * 2, 256 * 64) + 4096; }
+
 void run(Backend& b, Out& out, std::size_t max) {
   const int t = 1;
-  Buffer local(max * 2 + 4096);
+  Buffer local(region(max));
   std::vector<double> dbl(max / 8 + 1, 1.0);
   std::printf("%-10s %-6s %-14s %8s %11s %11s %12s\n", "runtime", "where", "operation", "bytes", "us", "MB/s",
               "ops/s");
@@ -311,14 +330,16 @@ int main(int argc, char** argv) {
   out.where = "-";
   std::size_t max = 1u << 20;
   std::string csv;
+  bool latency = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--label" && i + 1 < argc) out.label = argv[++i];
     else if (a == "--where" && i + 1 < argc) out.where = argv[++i];
     else if (a == "--max" && i + 1 < argc) max = std::strtoul(argv[++i], nullptr, 0);
     else if (a == "--csv" && i + 1 < argc) csv = argv[++i];
+    else if (a == "--latency") latency = true;
   }
-  Backend b(&argc, &argv, max * 2 + 4096);
+  Backend b(&argc, &argv, region(max));
   if (b.nproc() < 2) {
     if (b.me() == 0) std::fprintf(stderr, "peer_bench: needs 2 processes\n");
     return 2;
@@ -328,7 +349,8 @@ int main(int argc, char** argv) {
     if (!csv.empty()) out.csv = std::fopen(csv.c_str(), "a");
     std::printf("peer_bench: %s (%s), %d processes, process 0 -> process 1\n", Backend::name(), out.where.c_str(),
                 b.nproc());
-    run(b, out, max);
+    if (latency) run_latency(b, out);
+    else run(b, out, max);
     if (out.csv) std::fclose(out.csv);
   }
   b.barrier();
