@@ -41,10 +41,35 @@ gm="$out/ga_mirror_bench.csv"
 echo "kind,where,nodes,bytes,a,b" >"$gm"
 ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/ga_mirror_bench" get --csv "$gm" 2>&1 | tee "$out/ga_mirror_get.txt"
 
-progress "ga_mirror_bench merge: GA_Merge_mirrored at 1..4 virtual nodes, 64 KiB..4 MiB (~1 min)"
-for n in 1 2 3 4; do
-  ARMCI_VNODES=$n "$build/armcirun" -n $n "$build/perf/ga_mirror_bench" merge --max 4194304 --csv "$gm" 2>&1
-done | tee "$out/ga_mirror_merge.txt"
+# A merge run takes about a second and one node count against another is
+# the target, so each count runs MERGE_ROUNDS (5) times, the counts
+# alternated (the first moving by one place a round), and the CSV keeps the
+# median per size: single runs minutes or seconds apart read 2.7x-4.6x for
+# the same merge on this VM.  run_merge COUNT... runs one round's counts.
+merge_rounds() {  # where count... (run_merge defined by the caller)
+  local where=$1 raw="$out/ga_mirror_merge_rounds.$1.csv" r i; shift
+  local counts=("$@")
+  : >"$raw"
+  for ((r = 0; r < ${MERGE_ROUNDS:-5}; r++)); do
+    for ((i = 0; i < ${#counts[@]}; i++)); do run_merge "${counts[(i + r) % ${#counts[@]}]}" "$raw"; done
+  done
+  # Medians per (nodes, bytes); the bytes moved do not vary.
+  awk -F, '$1 == "merge" { k = $2 "," $3 "," $4; v[k] = v[k] " " $5; mv[k] = $6; if (!(k in seen)) { seen[k] = 1; order[n++] = k } }
+    END { printf "%6s %8s %12s %22s %14s\n", "nodes", "bytes", "median_ms", "min-max of rounds", "moved_per_proc" > "/dev/stderr"
+          for (j = 0; j < n; j++) { k = order[j]; c = split(v[k], a, " ")
+            for (x = 1; x <= c; x++) for (y = x + 1; y <= c; y++) if (a[y] < a[x]) { t = a[x]; a[x] = a[y]; a[y] = t }
+            m = c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+            split(k, f, ",")
+            printf "%6s %8s %12.3f %10.3f-%-11.3f %14s\n", f[2], f[3], m, a[1], a[c], mv[k] > "/dev/stderr"
+            printf "merge,%s,%g,%s\n", k, m, mv[k] } }' "$raw" 2>&1 >>"$gm" | sort -s -n -k1,1
+}
+
+progress "ga_mirror_bench merge: GA_Merge_mirrored at 1..4 virtual nodes, 64 KiB..4 MiB, ${MERGE_ROUNDS:-5} alternated rounds (~1 min)"
+run_merge() {  # nodes csv
+  ARMCI_VNODES=$1 "$build/armcirun" -n "$1" "$build/perf/ga_mirror_bench" merge --max 4194304 --csv "$2" \
+    >>"$out/ga_mirror_merge.runs.txt" 2>&1 || echo "FAIL merge at $1 virtual nodes (see ga_mirror_merge.runs.txt)"
+}
+merge_rounds - 1 2 3 4 | tee "$out/ga_mirror_merge.txt"
 # A merge is a reduction over the node copies: it should grow like log(nodes).
 # On fewer than 4 cores both runs share the same cores, so the bytes all
 # nodes together move (nodes x moved per process) bound the ratio too.
@@ -57,13 +82,15 @@ merge_verdicts() {  # where label
                                        cores, mv[2, b] > 0 ? 4 * mv[4, b] / (2 * mv[2, b]) : 0) : "" }' "$gm"
 }
 merge_verdicts - nodes | tee -a "$out/ga_mirror_merge.txt"
-progress "ga_mirror_bench merge across network-namespace hosts: 2, 3 and 4 hosts, one process each (needs root; ~2 min)"
+progress "ga_mirror_bench merge across network-namespace hosts: 2, 3 and 4 hosts, one process each, ${MERGE_ROUNDS:-5} alternated rounds (needs root; ~2 min)"
 # Real hosts to the launcher (locality from PMIx, traffic over veths), the
 # same cores underneath: the vnode rows above with a real network stack.
-for h in 2 3 4; do
-  bash "$src/tests/multihost/run" --hosts $h --slots "$(printf '1 %.0s' $(seq $h))" -n $h \
-    "$build/perf/ga_mirror_bench" merge --max 4194304 --csv "$gm" --where hosts 2>&1 | grep -v "^RESULT passed"
-done | tee "$out/ga_mirror_merge_hosts.txt"
+run_merge() {  # hosts csv
+  bash "$src/tests/multihost/run" --hosts "$1" --slots "$(printf '1 %.0s' $(seq "$1"))" -n "$1" \
+    "$build/perf/ga_mirror_bench" merge --max 4194304 --csv "$2" --where hosts >>"$out/ga_mirror_merge_hosts.runs.txt" 2>&1 ||
+    echo "FAIL merge across $1 namespace hosts (see ga_mirror_merge_hosts.runs.txt)"
+}
+merge_rounds hosts 2 3 4 | tee "$out/ga_mirror_merge_hosts.txt"
 merge_verdicts hosts "namespace hosts" | tee -a "$out/ga_mirror_merge_hosts.txt"
 command -v gnuplot >/dev/null &&
   gnuplot -e "csv='$gm'; out='$out/ga_mirror_bench.png'" "$src/perf/ga_mirror_plot.gp"
