@@ -108,7 +108,15 @@ lat_medians=$(awk -F, 'NR > 1 { v[$2 "," $3] = v[$2 "," $3] " " $4 }
   END { for (k in v) { n = split(v[k], a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
         m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2; printf "%s,%g,%g,%g,%d;", k, m, a[1], a[n], n } }' "$lat")
 # Table and ratios: one row per (where, operation, bytes).
-awk -F, -v max="$max" -v lat="$lat_medians" '
+# ARMCI-MPI / ours for the get within each round (runs seconds apart), as
+# "median,min,max,n": steadier than a ratio of medians when the VM's speed
+# changes during the rounds.
+lat_ratio=$(awk -F, 'NR > 1 && $3 == "get" { g[$1, $2] = $4; r[$1] = 1 }
+  END { for (k in r) if (g[k, "ours"] > 0 && g[k, "armci-mpi"] > 0) x[++n] = g[k, "armci-mpi"] / g[k, "ours"]
+        if (!n) exit
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+        printf "%.2f,%.2f,%.2f,%d", n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2, x[1], x[n], n }' "$lat")
+awk -F, -v max="$max" -v lat="$lat_medians" -v lat_ratio="$lat_ratio" '
   BEGIN { n_lat = split(lat, l, ";"); for (i = 1; i <= n_lat; i++) if (split(l[i], f, ",") == 6) { med[f[1], f[2]] = f[3]; lo[f[1], f[2]] = f[4]; hi[f[1], f[2]] = f[5]; cnt[f[1], f[2]] = f[6] } }
   NR == 1 { next }
   { key = $2 "," $3 "," $4; us[$1, key] = $5; if (!(key in seen)) { seen[key] = 1; order[n++] = key } }
@@ -139,7 +147,9 @@ awk -F, -v max="$max" -v lat="$lat_medians" '
           printf "  %-12s get %7.2f (%.2f-%.2f)%s\n", name, med[name, "get"], lo[name, "get"], hi[name, "get"], put
       }
       us["ours", "inter,get,8"] = med["ours", "get"]
-      rounds_note = sprintf(" [medians of %d alternated rounds]", cnt["ours", "get"])
+      rounds_note = sprintf(" [medians of %d alternated rounds", cnt["ours", "get"])
+      if (split(lat_ratio, q, ",") == 4) rounds_note = rounds_note sprintf("; ARMCI-MPI / ours within a round: median %sx, %s-%sx", q[1], q[2], q[3])
+      rounds_note = rounds_note "]"
       if (med["armci-mpi", "get"] > 0) us["armci-mpi", "inter,get,8"] = med["armci-mpi", "get"]
     }
     speed("inter-node 8 B get vs ARMCI-MPI", "inter,get,8", 2, med["raw-read", "get"])
