@@ -79,10 +79,12 @@ class Merge {
     ensure_scratch();
     base_ = static_cast<char*>(m_.scratch_ptrs[static_cast<std::size_t>(a_.my_rank)]);
     m_.moved = m_.full = 0;
-    for (int t = t0_; t < t1_; ++t) start(t);
+    start();
     for (std::size_t s = 0; s < sch_.steps.size(); ++s) exchange(static_cast<int>(s));
-    for (int t = t0_; t < t1_; ++t)
-      if (touched_[idx(t)]) put_box(a_, m_.tiles.tile(t), work(t), false);
+    for_runs([&](int t, int u) { return touched_[idx(t)] == touched_[idx(u)]; },
+             [&](int t, int, const Box& b) {
+               if (touched_[idx(t)]) put_box(a_, b, work(t), false);
+             });
   }
 
  private:
@@ -115,27 +117,78 @@ class Merge {
            a_.name.c_str());
   }
 
-  // My node's contribution to tile t, in its partial-sum buffer.
-  void start(int t) {
-    const TilePlan& p = plan(t);
-    const Box tile = m_.tiles.tile(t);
-    if (p.local_scale) {
-      get_box(a_, tile, work(t));
-      scale_by_count(a_.type, work(t), tile.elems(), m_.nnodes());
-      put_box(a_, tile, work(t), false);
-    } else if (p.has(node_)) {
-      get_box(a_, tile, work(t));
-      if (p.rep == node_) {
-        scale_by_count(a_.type, work(t), tile.elems(), p.scale);
-        touched_[idx(t)] = 1;
-      }
-    } else if (!p.contrib.empty()) {
-      std::memset(work(t), 0, static_cast<std::size_t>(g_.bytes(t)));
+  // Consecutive tiles of my range whose union b is one box laid out as the
+  // concatenation of theirs (they advance along one dimension, and every
+  // dimension before it has extent 1: always so for 1-D arrays), since their
+  // work buffers are consecutive too: f(first, end, b) for each maximal run
+  // of tiles that same(first, t) also groups.  One get or put per run instead
+  // of per tile: a tile is as small as 2 KiB and each GA access costs about
+  // half a microsecond of planning.
+  template <typename Same, typename F>
+  void for_runs(Same&& same, F&& f) const {
+    for (int t = t0_; t < t1_;) {
+      Box b = m_.tiles.tile(t);
+      int e = t + 1;
+      while (e < t1_ && same(t, e) && extend(b, m_.tiles.tile(e))) ++e;
+      f(t, e, b);
+      t = e;
     }
+  }
+  static bool extend(Box& b, const Box& next) {
+    int d = -1;  // the one dimension next advances b along
+    for (int x = 0; x < b.ndim; ++x) {
+      if (next.lo[x] == b.lo[x] && next.hi[x] == b.hi[x]) continue;
+      if (d >= 0 || next.lo[x] != b.hi[x] + 1) return false;
+      d = x;
+    }
+    if (d < 0) return false;
+    for (int x = 0; x < d; ++x)
+      if (b.extent(x) != 1) return false;
+    b.hi[d] = next.hi[d];
+    return true;
+  }
+
+  // How a tile starts: 1 scaled in place (equal copies), 2 my node's copy
+  // scaled for the copies it stands for, 3 my node's copy as it is, 4 zeros
+  // (others wrote it), 0 nothing (nobody wrote it).
+  int kind(const TilePlan& p) const {
+    if (p.local_scale) return 1;
+    if (p.has(node_)) return p.rep == node_ ? 2 : 3;
+    return p.contrib.empty() ? 0 : 4;
+  }
+
+  // My node's contribution to my tiles, in their partial-sum buffers.
+  void start() {
+    auto same = [&](int t, int u) {
+      const TilePlan &p = plan(t), &q = plan(u);
+      return kind(p) == kind(q) && (kind(p) != 2 || p.scale == q.scale);
+    };
+    for_runs(same, [&](int t, int e, const Box& b) {
+      const TilePlan& p = plan(t);
+      switch (kind(p)) {
+        case 1:
+          get_box(a_, b, work(t));
+          scale_by_count(a_.type, work(t), b.elems(), m_.nnodes());
+          put_box(a_, b, work(t), false);
+          break;
+        case 2:
+          get_box(a_, b, work(t));
+          scale_by_count(a_.type, work(t), b.elems(), p.scale);
+          for (int u = t; u < e; ++u) touched_[idx(u)] = 1;
+          break;
+        case 3:
+          get_box(a_, b, work(t));
+          break;
+        case 4:
+          std::memset(work(t), 0, static_cast<std::size_t>(b.elems()) * a_.elem);
+          break;
+      }
+    });
     // What a merge of fully written copies would have me send.
-    for (const Step& s : sch_.steps)
-      if (sch_.partner(s, node_) >= 0 && sch_.sends(s, node_, everyone_, full_route_, p.home))
-        m_.full += g_.bytes(t);
+    for (int t = t0_; t < t1_; ++t)
+      for (const Step& s : sch_.steps)
+        if (sch_.partner(s, node_) >= 0 && sch_.sends(s, node_, everyone_, full_route_, plan(t).home))
+          m_.full += g_.bytes(t);
   }
 
   // Step s: one vector put of my tiles to the partner node (into the

@@ -200,9 +200,11 @@ TEST_F(GaMirror, AccessStaysOnNode) {
 // up by recursive doubling (ga/merge_schedule.hpp); every element must come
 // out as the sum of its writers, on a zero base and then on equal copies
 // (where unwritten copies count as the old value).
-TEST_F(GaMirror, MergeMixedWriters) {
+// Bands of 16 rows of an N x M array written by different sets of nodes,
+// merged twice; checks every element.
+static void merge_mixed_writers(int N, int M) {
   const int P = gat::nnodes(), n = gat::node();
-  const int N = 1024, M = 130, band = 16;  // 1 MiB: big enough for the Scatter route
+  const int band = 16;
   int dims[2] = {N, M};
   GA g(mirrored(C_DBL, 2, dims, "mixed"));
   GA_Zero(g);
@@ -240,6 +242,20 @@ TEST_F(GaMirror, MergeMixedWriters) {
     GA_Merge_mirrored_stats(g, &moved, &full);
     EXPECT_LE(gat::sum_all(moved), gat::sum_all(full));
   }
+}
+
+// 1 MiB: big enough for the Scatter route.  Tiles of 1024 x 130 are blocks
+// of rows and columns (a merge moves them one by one); tiles of a 4-column
+// array span whole rows, so runs of them move as one box.
+TEST_F(GaMirror, MergeMixedWriters) {
+  SCOPED_TRACE("1024 x 130");
+  merge_mixed_writers(1024, 130);
+}
+TEST_F(GaMirror, MergeMixedWritersWholeRowTiles) {
+  SCOPED_TRACE("4096 x 4");
+  merge_mixed_writers(4096, 4);
+  SCOPED_TRACE("32768 x 4");
+  merge_mixed_writers(32768, 4);
 }
 
 TEST_F(GaMirror, MergeOfMergedCopies) {
