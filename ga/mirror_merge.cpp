@@ -148,39 +148,46 @@ class Merge {
     return true;
   }
 
-  // How a tile starts: 1 scaled in place (equal copies), 2 my node's copy
-  // scaled for the copies it stands for, 3 my node's copy as it is, 4 zeros
-  // (others wrote it), 0 nothing (nobody wrote it).
-  int kind(const TilePlan& p) const {
-    if (p.local_scale) return 1;
-    if (p.has(node_)) return p.rep == node_ ? 2 : 3;
-    return p.contrib.empty() ? 0 : 4;
+  // How a tile's partial sum starts.
+  enum class Start {
+    Untouched,     // nobody wrote it
+    ScaleInPlace,  // equal copies: scaled in the node copy itself
+    MineScaled,    // my node's copy, scaled for the copies it stands for
+    Mine,          // my node's copy as it is
+    Zeros,         // only other nodes wrote it
+  };
+  Start start_of(const TilePlan& p) const {
+    if (p.local_scale) return Start::ScaleInPlace;
+    if (p.has(node_)) return p.rep == node_ ? Start::MineScaled : Start::Mine;
+    return p.contrib.empty() ? Start::Untouched : Start::Zeros;
   }
 
   // My node's contribution to my tiles, in their partial-sum buffers.
   void start() {
     auto same = [&](int t, int u) {
       const TilePlan &p = plan(t), &q = plan(u);
-      return kind(p) == kind(q) && (kind(p) != 2 || p.scale == q.scale);
+      return start_of(p) == start_of(q) && (start_of(p) != Start::MineScaled || p.scale == q.scale);
     };
     for_runs(same, [&](int t, int e, const Box& b) {
       const TilePlan& p = plan(t);
-      switch (kind(p)) {
-        case 1:
+      switch (start_of(p)) {
+        case Start::ScaleInPlace:
           get_box(a_, b, work(t));
           scale_by_count(a_.type, work(t), b.elems(), m_.nnodes());
           put_box(a_, b, work(t), false);
           break;
-        case 2:
+        case Start::MineScaled:
           get_box(a_, b, work(t));
           scale_by_count(a_.type, work(t), b.elems(), p.scale);
           for (int u = t; u < e; ++u) touched_[idx(u)] = 1;
           break;
-        case 3:
+        case Start::Mine:
           get_box(a_, b, work(t));
           break;
-        case 4:
+        case Start::Zeros:
           std::memset(work(t), 0, static_cast<std::size_t>(b.elems()) * a_.elem);
+          break;
+        case Start::Untouched:
           break;
       }
     });
