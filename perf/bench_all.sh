@@ -53,15 +53,13 @@ merge_rounds() {  # where count... (run_merge defined by the caller)
   for ((r = 0; r < ${MERGE_ROUNDS:-5}; r++)); do
     for ((i = 0; i < ${#counts[@]}; i++)); do run_merge "${counts[(i + r) % ${#counts[@]}]}" "$raw"; done
   done
-  # Medians per (nodes, bytes); the bytes moved do not vary.
-  awk -F, '$1 == "merge" { k = $2 "," $3 "," $4; v[k] = v[k] " " $5; mv[k] = $6; if (!(k in seen)) { seen[k] = 1; order[n++] = k } }
-    END { printf "%6s %8s %12s %22s %14s\n", "nodes", "bytes", "median_ms", "min-max of rounds", "moved_per_proc" > "/dev/stderr"
-          for (j = 0; j < n; j++) { k = order[j]; c = split(v[k], a, " ")
-            for (x = 1; x <= c; x++) for (y = x + 1; y <= c; y++) if (a[y] < a[x]) { t = a[x]; a[x] = a[y]; a[y] = t }
-            m = c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-            split(k, f, ",")
-            printf "%6s %8s %12.3f %10.3f-%-11.3f %14s\n", f[2], f[3], m, a[1], a[c], mv[k] > "/dev/stderr"
-            printf "merge,%s,%g,%s\n", k, m, mv[k] } }' "$raw" 2>&1 >>"$gm" | sort -s -n -k1,1
+  # Medians per (nodes, bytes); the bytes moved do not vary, so they ride in the key.
+  local med
+  med=$(awk -F, '$1 == "merge" { print $2 "," $3 "," $4 "," $6, $5 }' "$raw" | awk -f "$src/perf/medians.awk")
+  awk '{ split($1, f, ","); printf "merge,%s,%s,%s,%g,%s\n", f[1], f[2], f[3], $2, f[4] }' <<<"$med" >>"$gm"
+  printf "%6s %8s %12s %22s %14s\n" nodes bytes median_ms "min-max of rounds" moved_per_proc
+  awk '{ split($1, f, ","); printf "%6s %8s %12.3f %10.3f-%-11.3f %14s\n", f[2], f[3], $2, $3, $4, f[4] }' <<<"$med" |
+    sort -s -n -k1,1
 }
 
 progress "ga_mirror_bench merge: GA_Merge_mirrored at 1..4 virtual nodes, 64 KiB..4 MiB, ${MERGE_ROUNDS:-5} alternated rounds (~1 min)"

@@ -145,10 +145,9 @@ ratio_of() {  # ours theirs -> ours/theirs, "<r" when theirs timed out, "-" othe
 
 median_of() {  # samples... -> the median of the numeric ones, else the first
   local nums
-  nums=$(printf '%s\n' "$@" | grep -E '^[0-9.]+$' | sort -g)
+  nums=$(printf '%s\n' "$@" | grep -E '^[0-9.]+$')
   if [ -z "$nums" ]; then echo "$1"; return; fi
-  echo "$nums" | awk '{v[NR] = $1} END {
-    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f", m }'
+  echo "$nums" | sed 's/^/t /' | awk -f "$src/perf/medians.awk" | awk '{ printf "%.2f", $2 }'
 }
 
 checksum_of() { sed -n 's/^ga_dft_kernel checksum //p' "$work/run.ga_dft_kernel.$1.$2.log" 2>/dev/null; }

@@ -104,18 +104,15 @@ for ((r = 0; r < rounds; r++)); do
 done
 rm -f "$out/peer_latency.tmp"
 # Medians over the rounds, per runtime and operation: "runtime,op,median,min,max,n".
-lat_medians=$(awk -F, 'NR > 1 { v[$2 "," $3] = v[$2 "," $3] " " $4 }
-  END { for (k in v) { n = split(v[k], a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2; printf "%s,%g,%g,%g,%d;", k, m, a[1], a[n], n } }' "$lat")
+lat_medians=$(awk -F, 'NR > 1 { print $2 "," $3, $4 }' "$lat" | awk -f "$src/perf/medians.awk" |
+  awk '{ printf "%s,%s,%s,%s,%s;", $1, $2, $3, $4, $5 }')
 # Table and ratios: one row per (where, operation, bytes).
 # ARMCI-MPI / ours for the get within each round (runs seconds apart), as
 # "median,min,max,n": steadier than a ratio of medians when the VM's speed
 # changes during the rounds.
 lat_ratio=$(awk -F, 'NR > 1 && $3 == "get" { g[$1, $2] = $4; r[$1] = 1 }
-  END { for (k in r) if (g[k, "ours"] > 0 && g[k, "armci-mpi"] > 0) x[++n] = g[k, "armci-mpi"] / g[k, "ours"]
-        if (!n) exit
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-        printf "%.2f,%.2f,%.2f,%d", n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2, x[1], x[n], n }' "$lat")
+  END { for (k in r) if (g[k, "ours"] > 0 && g[k, "armci-mpi"] > 0) print "ratio", g[k, "armci-mpi"] / g[k, "ours"] }' "$lat" |
+  awk -f "$src/perf/medians.awk" | awk '{ printf "%.2f,%.2f,%.2f,%d", $2, $3, $4, $5 }')
 awk -F, -v max="$max" -v lat="$lat_medians" -v lat_ratio="$lat_ratio" '
   BEGIN { n_lat = split(lat, l, ";"); for (i = 1; i <= n_lat; i++) if (split(l[i], f, ",") == 6) { med[f[1], f[2]] = f[3]; lo[f[1], f[2]] = f[4]; hi[f[1], f[2]] = f[5]; cnt[f[1], f[2]] = f[6] } }
   NR == 1 { next }
@@ -140,8 +137,9 @@ awk -F, -v max="$max" -v lat="$lat_medians" -v lat_ratio="$lat_ratio" '
     speed("intra-node 8 B get vs ARMCI-MPI", "intra,get,8", 4)
     if (med["ours", "get"] > 0) {
       printf "\ninter-node 8 B latency, us, over %d alternated rounds (median, min-max):\n", cnt["ours", "get"]
-      for (r = 1; r <= 5; r++) {
-        name = r == 1 ? "ours" : r == 2 ? "ours-paired" : r == 3 ? "raw-read" : r == 4 ? "armci-mpi" : "mpi-rma"
+      n_names = split("ours ours-paired raw-read armci-mpi mpi-rma", names, " ")
+      for (r = 1; r <= n_names; r++) {
+        name = names[r]
         put = med[name, "put"] > 0 ? sprintf("   put %7.2f (%.2f-%.2f)", med[name, "put"], lo[name, "put"], hi[name, "put"]) : ""
         if (med[name, "get"] > 0)
           printf "  %-12s get %7.2f (%.2f-%.2f)%s\n", name, med[name, "get"], lo[name, "get"], hi[name, "get"], put

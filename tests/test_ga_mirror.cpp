@@ -193,15 +193,12 @@ TEST_F(GaMirror, AccessStaysOnNode) {
   GA_Sync();
 }
 
-// After a merge all copies are equal; merging again sums equal copies
-// (GA's semantics) without moving a byte.
 // Tiles written by 1, 2, ... all nodes in one merge: from 4 nodes (and 1 MiB)
 // the widely written ones are reduce-scattered and gathered while the others add
 // up by recursive doubling (ga/merge_schedule.hpp); every element must come
 // out as the sum of its writers, on a zero base and then on equal copies
-// (where unwritten copies count as the old value).
-// Bands of 16 rows of an N x M array written by different sets of nodes,
-// merged twice; checks every element.
+// (where unwritten copies count as the old value).  Bands of 16 rows of an
+// N x M array, each written by its own set of nodes.
 static void merge_mixed_writers(int N, int M) {
   const int P = gat::nnodes(), n = gat::node();
   const int band = 16;
@@ -252,12 +249,14 @@ TEST_F(GaMirror, MergeMixedWriters) {
   merge_mixed_writers(1024, 130);
 }
 TEST_F(GaMirror, MergeMixedWritersWholeRowTiles) {
-  SCOPED_TRACE("4096 x 4");
-  merge_mixed_writers(4096, 4);
-  SCOPED_TRACE("32768 x 4");
-  merge_mixed_writers(32768, 4);
+  for (int rows : {4096, 32768}) {
+    SCOPED_TRACE(std::to_string(rows) + " x 4");
+    merge_mixed_writers(rows, 4);
+  }
 }
 
+// After a merge all copies are equal; merging again sums equal copies
+// (GA's semantics) without moving a byte.
 TEST_F(GaMirror, MergeOfMergedCopies) {
   const int P = gat::nnodes();
   int dims[2] = {40, 41};
