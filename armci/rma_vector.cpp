@@ -16,8 +16,8 @@ enum class Dir { Put, Get, Acc };
 // Validates every remote piece and collects (local, remote, bytes) triples
 // into this thread's reused buffer (no allocation once warm); *at is where
 // the first piece goes.
-const std::vector<transport::Piece>& pieces(Runtime& r, const char* call, armci_giov_t* darr, int len,
-                                            int proc, Dir dir, transport::Target* at) {
+std::vector<transport::Piece>& pieces(Runtime& r, const char* call, armci_giov_t* darr, int len, int proc,
+                                      Dir dir, transport::Target* at) {
   thread_local std::vector<transport::Piece> out;
   out.clear();
   for (int i = 0; i < len; ++i) {
@@ -73,6 +73,25 @@ void check_overlap(Runtime& r, const char* call, Dir dir, int proc, const std::v
   }
 }
 
+// A piece that continues the previous one on both sides joins it: a GA
+// merge sends thousands of 2 KiB tiles that lie end to end in both buffers,
+// which as one piece go as RMA from the caller's memory instead of being
+// packed, staged and unpacked (the transports split a piece at segment
+// borders and message limits themselves).  After the overlap check, which
+// must see duplicates as the caller wrote them.
+void coalesce(std::vector<transport::Piece>& ps) {
+  std::size_t k = 0;
+  for (std::size_t i = 1; i < ps.size(); ++i) {
+    transport::Piece& last = ps[k];
+    const transport::Piece& q = ps[i];
+    if (static_cast<const char*>(last.local) + last.bytes == q.local && last.remote + last.bytes == q.remote)
+      last.bytes += q.bytes;
+    else
+      ps[++k] = q;
+  }
+  ps.resize(k + 1);
+}
+
 int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* darr, int len,
               int proc, armci_hdl_t* h) {
   Runtime& r = checked_rt(call);
@@ -81,7 +100,7 @@ int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* 
   if (dir == Dir::Acc)
     for (int i = 0; i < len; ++i) check_acc(call, optype, scale, darr[i].bytes);
   transport::Target at;
-  const auto& ps = pieces(r, call, darr, len, proc, dir, &at);
+  auto& ps = pieces(r, call, darr, len, proc, dir, &at);
   if (ps.empty()) return 0;
   if (dir != Dir::Acc && ps.size() > 1 && r.checks) check_overlap(r, call, dir, proc, ps);
   if (r.profile.on) {
@@ -89,6 +108,7 @@ int vector_op(const char* call, Dir dir, int optype, void* scale, armci_giov_t* 
     for (const auto& x : ps) bytes += x.bytes;
     profile(r, dir == Dir::Put ? ProfOp::PutV : dir == Dir::Get ? ProfOp::GetV : ProfOp::AccV, proc, bytes);
   }
+  coalesce(ps);
   if (dir == Dir::Put) route::put_pieces(r, proc, at, ps, h);
   else if (dir == Dir::Get) route::get_pieces(r, proc, at, ps, h);
   else route::acc_pieces(r, proc, at, optype, scale, ps);

@@ -13,11 +13,12 @@
 //             tile only one node wrote crosses the network P-1 times, the
 //             least any merge can move it; but a tile all nodes wrote crosses
 //             m log2(m) times.
-//   Scatter   Halve steps add it into its home node (tile index mod m),
-//             Double steps copy the finished sum out: 2(m-1) crossings for a
-//             tile every node wrote, 2(m-1)/m of the array per node however
-//             many nodes there are (Rabenseifner's allreduce); more than
-//             Doubling for a tile few nodes wrote.
+//   Scatter   Halve steps add it into its home node (runs of consecutive
+//             tiles are dealt round the m nodes), Double steps copy the
+//             finished sum out: 2(m-1) crossings for a tile every node
+//             wrote, 2(m-1)/m of the array per node however many nodes
+//             there are (Rabenseifner's allreduce); more than Doubling for
+//             a tile few nodes wrote.
 // Each tile takes the route with fewer crossings (Doubling on a tie: fewer
 // steps), counted from its contributor set.
 #pragma once
@@ -29,11 +30,12 @@ namespace ga {
 // Halving doubles the steps: each costs a notify round trip between nodes
 // (about 0.2-0.3 ms with 4 single-process virtual nodes on 2 cores over tcp
 // on loopback), so below about four steps' worth of bandwidth the extra
-// steps cost more than the bytes saved.  Measured here
-// (perf/ga_mirror_bench merge, 4 nodes, every copy written, Scatter vs
-// Doubling): 64 KiB 1.2 vs 1.0 ms, 256 KiB 1.8-2.3 vs 1.8 ms, 1 MiB 4.7-5.4
-// vs 5.4 ms, 4 MiB 18 vs 25 ms.  Arrays whose node copy is smaller than
-// this use Doubling for every tile.
+// steps cost more than the bytes saved.  Measured here (a loop of
+// GA_Merge_mirrored over a fully written 1-D array, 4 virtual nodes, two
+// runs each, Scatter from 64 KiB vs from 1 MiB, 2026-11-27): 64 KiB 1.28-1.41
+// vs 0.94-1.05 ms, 256 KiB 1.75-1.76 vs 1.47-1.59 ms, 1 MiB 4.1-4.5 either
+// way; earlier with perf/ga_mirror_bench merge, 4 MiB 18 vs 25 ms.  Arrays
+// whose node copy is smaller than this use Doubling for every tile.
 inline constexpr long kScatterFromBytes = 1L << 20;
 
 enum class Kind { Fold, Halve, Double, Unfold };
@@ -46,13 +48,22 @@ struct Step {
 
 struct Schedule {
   int P = 1, m = 1, r = 0, levels = 0;
+  int home_run = 1;  // consecutive tiles sharing a home
   std::vector<Step> steps;
 
-  explicit Schedule(int nnodes) : P(nnodes) {
+  // Homes go round the m nodes in runs of consecutive tiles: a halving step
+  // then sends runs that lie end to end in both the sender's partial sums
+  // and the receiver's area, which ARMCI_PutV joins into a few large RMA
+  // writes (tile by tile every other tile, thousands of 2 KiB pieces that
+  // have to be packed and staged).  Each process still sees at least about
+  // 4 runs per home in its share of the tiles (max_local processes on the
+  // fullest node), so no process sends much more than another in a step.
+  explicit Schedule(int nnodes, int tiles = 1, int max_local = 1) : P(nnodes) {
     while (m * 2 <= P) {
       m *= 2;
       ++levels;
     }
+    home_run = std::max(1, tiles / (4 * m * std::max(1, max_local)));
     r = P - m;
     if (r) steps.push_back({Kind::Fold, 0});
     if (m >= 4)  // with two nodes halving moves the same bytes in one more step
@@ -64,7 +75,7 @@ struct Schedule {
   // Recursive-doubling index: an extra node counts as the node it folds into.
   int rd(int node) const { return node < m ? node : node - m; }
   // The node whose finished sum of tile t the Scatter route builds.
-  int home(int t) const { return t % m; }
+  int home(int t) const { return t / home_run % m; }
   // Partner of `node` in step s, or -1 if it sits the step out.
   int partner(const Step& s, int node) const {
     switch (s.kind) {

@@ -44,12 +44,18 @@ int node_size(const Mirror& m, int node) {
   return static_cast<int>(m.node_members[static_cast<std::size_t>(node)].size());
 }
 
+int max_node_size(const Mirror& m) {
+  int n = 1;
+  for (int node = 0; node < m.nnodes(); ++node) n = std::max(n, node_size(m, node));
+  return n;
+}
+
 class Merge {
  public:
   Merge(Array& a, const std::vector<std::uint64_t>& all)
       : a_(a),
         m_(*a.mirror),
-        sch_(m_.nnodes()),
+        sch_(m_.nnodes(), m_.tiles.count(), max_node_size(m_)),
         g_(m_.tiles, a.elem),
         node_(m_.my_node),
         nl_(node_size(m_, node_)),

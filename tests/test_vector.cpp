@@ -242,3 +242,66 @@ TEST_F(Vector, Empty) {
   ARMCI_Barrier();
   for (int i = 0; i < 4; ++i) EXPECT_EQ(a.mine()[i], 7 + i);
 }
+
+// Pieces that lie end to end on both sides (a GA merge's tiles) are joined
+// into one transfer: to another node a put or get of them then goes as RMA
+// from the caller's buffer, with no active message to pack or stage it.
+// Two descriptors of different piece sizes continue each other, and the
+// last piece breaks the run on the remote side only.
+TEST_F(Vector, PiecesEndToEndJoin) {
+  constexpr int kA = 64, kB = 48, kBytesA = 1024, kBytesB = 2048;
+  constexpr std::size_t kGap = 512, kSpan = kA * kBytesA + kB * kBytesB;
+  mp::Shared<double> a((kSpan + kGap + kBytesB) / sizeof(double));
+  const int to = right();
+  auto* tgt = reinterpret_cast<char*>(a.of(to));
+  std::vector<double> src(a.size()), back(a.size(), -1.0);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<double>((i * 7 + static_cast<std::size_t>(me())) % 101);
+  auto* s = reinterpret_cast<char*>(src.data());
+  std::vector<void*> la, ra, lb, rb;
+  for (int i = 0; i < kA; ++i) {
+    la.push_back(s + i * kBytesA);
+    ra.push_back(tgt + i * kBytesA);
+  }
+  for (int i = 0; i < kB; ++i) {
+    const std::size_t off = kA * kBytesA + static_cast<std::size_t>(i) * kBytesB + (i == kB - 1 ? kGap : 0);
+    lb.push_back(s + kA * kBytesA + i * kBytesB);
+    rb.push_back(tgt + off);
+  }
+  // Where each local byte of src lands in the target region.
+  auto remote_of = [&](std::size_t l) { return l < kSpan - kBytesB ? l : l + kGap; };
+  std::vector<double> zero(a.size(), 0.0);
+  ASSERT_EQ(ARMCI_Put(zero.data(), tgt, static_cast<int>(a.size() * sizeof(double)), to), 0);
+  const bool remote = !ARMCI_Same_node(to);
+  const long am0 = ARMCI_Ofi_stat("active_messages"), ops0 = ARMCI_Ofi_stat("remote_ops");
+  armci_giov_t put[2] = {{la.data(), ra.data(), kA, kBytesA}, {lb.data(), rb.data(), kB, kBytesB}};
+  ASSERT_EQ(ARMCI_PutV(put, 2, to), 0);
+  if (remote) {
+    EXPECT_EQ(ARMCI_Ofi_stat("active_messages"), am0) << "the joined pieces went packed or staged";
+    EXPECT_LE(ARMCI_Ofi_stat("remote_ops") - ops0, 4) << "one write per run expected, not one per piece";
+  }
+  std::vector<double> region(a.size());
+  ASSERT_EQ(ARMCI_Get(tgt, region.data(), static_cast<int>(region.size() * sizeof(double)), to), 0);
+  std::vector<double> want(a.size(), 0.0);
+  for (std::size_t l = 0; l < kSpan; l += sizeof(double)) want[remote_of(l) / 8] = src[l / 8];
+  EXPECT_TRUE(mp::same(region, want, "region after PutV of end-to-end pieces"));
+
+  // GetV the same pieces back, then AccV them twice with scale 0.5.
+  auto* b = reinterpret_cast<char*>(back.data());
+  for (int i = 0; i < kA; ++i) la[static_cast<std::size_t>(i)] = b + i * kBytesA;
+  for (int i = 0; i < kB; ++i) lb[static_cast<std::size_t>(i)] = b + kA * kBytesA + i * kBytesB;
+  armci_giov_t get[2] = {{ra.data(), la.data(), kA, kBytesA}, {rb.data(), lb.data(), kB, kBytesB}};
+  const long am1 = ARMCI_Ofi_stat("active_messages");
+  ASSERT_EQ(ARMCI_GetV(get, 2, to), 0);
+  if (remote) {
+    EXPECT_EQ(ARMCI_Ofi_stat("active_messages"), am1) << "the joined pieces went packed or staged";
+  }
+  EXPECT_TRUE(mp::same(back.data(), src.data(), kSpan / sizeof(double), "GetV of end-to-end pieces"));
+  armci_giov_t acc[2] = {{la.data(), ra.data(), kA, kBytesA}, {lb.data(), rb.data(), kB, kBytesB}};
+  double half = 0.5;
+  ASSERT_EQ(ARMCI_AccV(ARMCI_ACC_DBL, &half, acc, 2, to), 0);
+  ASSERT_EQ(ARMCI_AccV(ARMCI_ACC_DBL, &half, acc, 2, to), 0);
+  ASSERT_EQ(ARMCI_Get(tgt, region.data(), static_cast<int>(region.size() * sizeof(double)), to), 0);
+  for (double& w : want) w *= 2;
+  EXPECT_TRUE(mp::same(region, want, "region after AccV of end-to-end pieces"));
+  ARMCI_Barrier();
+}
