@@ -213,45 +213,49 @@ class Merge {
     if (pn < 0) return;
     const auto& their = m_.node_members[static_cast<std::size_t>(pn)];
     const int pnl = static_cast<int>(their.size());
-    // By (target process, tile bytes): a vector put addresses one process.
-    std::map<std::pair<int, std::int64_t>, std::pair<std::vector<void*>, std::vector<void*>>> by_size;
-    std::vector<int> targets, senders;  // group ranks
+    // Per process of the partner node, descriptors in tile order, a new one
+    // wherever the tile size changes: tiles that lie end to end stay next to
+    // each other in the request, where ARMCI_PutV joins them (grouped by
+    // size, every row of 2-D tiles would split at its narrower last tile).
+    struct Run {
+      int bytes;
+      std::vector<void*> src, dst;
+    };
+    std::vector<std::vector<Run>> runs(static_cast<std::size_t>(pnl));
+    std::vector<int> senders;  // indices on the partner node, as qj below
+    auto proc_of = [&](int qj) {  // the ARMCI process of the partner node's qj-th
+      return a_.members[static_cast<std::size_t>(their[static_cast<std::size_t>(qj)])];
+    };
     for (int t = t0_; t < t1_; ++t) {
       const TilePlan& p = plan(t);
       if (p.contrib.empty()) continue;
       const int qj = g_.handler(pnl, t);
-      const int q = their[static_cast<std::size_t>(qj)];
       if (sch_.sends(step, node_, p.contrib, p.route, p.home)) {
-        char* dst = static_cast<char*>(m_.scratch_ptrs[static_cast<std::size_t>(q)]) + area(pnl, qj, s) +
-                    g_.offset(pnl, qj, t);
-        auto& v = by_size[{q, g_.bytes(t)}];
-        v.first.push_back(work(t));
-        v.second.push_back(dst);
-        if (std::find(targets.begin(), targets.end(), q) == targets.end()) targets.push_back(q);
-        m_.moved += g_.bytes(t);
+        const auto bytes = static_cast<int>(g_.bytes(t));
+        auto& rs = runs[static_cast<std::size_t>(qj)];
+        if (rs.empty() || rs.back().bytes != bytes) rs.push_back({bytes, {}, {}});
+        rs.back().src.push_back(work(t));
+        const int q = their[static_cast<std::size_t>(qj)];
+        rs.back().dst.push_back(static_cast<char*>(m_.scratch_ptrs[static_cast<std::size_t>(q)]) +
+                                area(pnl, qj, s) + g_.offset(pnl, qj, t));
+        m_.moved += bytes;
       }
       if (sch_.sends(step, pn, p.contrib, p.route, p.home) &&
-          std::find(senders.begin(), senders.end(), q) == senders.end())
-        senders.push_back(q);
+          std::find(senders.begin(), senders.end(), qj) == senders.end())
+        senders.push_back(qj);
     }
-    if (!targets.empty()) {
-      // The map is ordered by target first: one vector put per run of it.
-      std::vector<armci_giov_t> darr;
-      for (auto it = by_size.begin(); it != by_size.end(); ++it) {
-        auto& [key, v] = *it;
-        darr.push_back({v.first.data(), v.second.data(), static_cast<int>(v.first.size()),
-                        static_cast<int>(key.second)});
-        const auto next = std::next(it);
-        if (next == by_size.end() || next->first.first != key.first) {
-          ARMCI_PutV(darr.data(), static_cast<int>(darr.size()), a_.members[static_cast<std::size_t>(key.first)]);
-          darr.clear();
-        }
-      }
-      // Notices are ordered after earlier puts to the same node, whichever
-      // of its processes they address: no fence needed.
-      for (int q : targets) armci_notify(a_.members[static_cast<std::size_t>(q)]);
+    std::vector<armci_giov_t> darr;
+    for (int qj = 0; qj < pnl; ++qj) {
+      darr.clear();
+      for (Run& r : runs[static_cast<std::size_t>(qj)])
+        darr.push_back({r.src.data(), r.dst.data(), static_cast<int>(r.src.size()), r.bytes});
+      if (!darr.empty()) ARMCI_PutV(darr.data(), static_cast<int>(darr.size()), proc_of(qj));
     }
-    for (int q : senders) armci_notify_wait(a_.members[static_cast<std::size_t>(q)], nullptr);
+    // Notices are ordered after earlier puts to the same node, whichever of
+    // its processes they address: no fence needed.
+    for (int qj = 0; qj < pnl; ++qj)
+      if (!runs[static_cast<std::size_t>(qj)].empty()) armci_notify(proc_of(qj));
+    for (int qj : senders) armci_notify_wait(proc_of(qj), nullptr);
     for (int t = t0_; t < t1_; ++t) {
       const TilePlan& p = plan(t);
       if (p.contrib.empty() || !sch_.sends(step, pn, p.contrib, p.route, p.home)) continue;
