@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "armci/armci.h"
 
@@ -109,6 +110,42 @@ void walk_side(int levels, const long* count, const long* stride, uint64_t first
       idx[l] = 0;
     }
   }
+}
+
+// Rows of `row` bytes, pieces [first, first + n) of one side at `base`,
+// copied out into a packed buffer (gather) or in from one (scatter).  These
+// loops are the pack and unpack of every staged strided transfer, so a 2-D
+// run gets a loop with nothing but the copy and two pointer bumps: through
+// walk_side's callback the compiler reloads the captured state after every
+// memcpy call (about 35 us per MiB of 256-byte rows on the agent).
+inline char* gather_side(int levels, const long* count, const long* stride, uint64_t first, uint64_t n,
+                         const char* base, char* out, std::size_t row) {
+  if (levels == 1 && first + n <= static_cast<uint64_t>(count[1])) {
+    const long st = stride[0];
+    const char* p = base + static_cast<long>(first) * st;
+    for (uint64_t k = 0; k < n; ++k, p += st, out += row) std::memcpy(out, p, row);
+    return out;
+  }
+  walk_side(levels, count, stride, first, n, [&](long off) {
+    std::memcpy(out, base + off, row);
+    out += row;
+  });
+  return out;
+}
+
+inline const char* scatter_side(int levels, const long* count, const long* stride, uint64_t first, uint64_t n,
+                                char* base, const char* in, std::size_t row) {
+  if (levels == 1 && first + n <= static_cast<uint64_t>(count[1])) {
+    const long st = stride[0];
+    char* p = base + static_cast<long>(first) * st;
+    for (uint64_t k = 0; k < n; ++k, p += st, in += row) std::memcpy(p, in, row);
+    return in;
+  }
+  walk_side(levels, count, stride, first, n, [&](long off) {
+    std::memcpy(base + off, in, row);
+    in += row;
+  });
+  return in;
 }
 
 }  // namespace armci::transport

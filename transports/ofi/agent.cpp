@@ -355,11 +355,14 @@ bool OfiAgentImpl::on_strided(const AmView& m, ReplyHeader&) {
   const StridedWire& w = m.strided;
   const char* data = m.data;
   const auto len = static_cast<std::size_t>(w.count[0]);
-  const bool acc = m.h.op == static_cast<uint16_t>(AmOp::AccStrided);
+  if (m.h.op != static_cast<uint16_t>(AmOp::AccStrided)) {
+    scatter_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces,
+                 reinterpret_cast<char*>(w.base), data, len);
+    return true;
+  }
   walk_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces, [&](long off) {
     void* a = reinterpret_cast<void*>(w.base + static_cast<uint64_t>(off));
-    if (acc) acc_locked(ctl(), base(), m.h.type, m.h.scale, data, a, len);
-    else std::memcpy(a, data, len);
+    acc_locked(ctl(), base(), m.h.type, m.h.scale, data, a, len);
     data += len;
   });
   return true;
@@ -527,10 +530,8 @@ bool OfiAgentImpl::on_staged_get_strided(const AmView& m, ReplyHeader& r) {
   const StridedWire& w = m.strided;
   const auto len = static_cast<std::size_t>(w.count[0]);
   char* const start = out;
-  walk_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces, [&](long off) {
-    std::memcpy(out, reinterpret_cast<const void*>(w.base + static_cast<uint64_t>(off)), len);
-    out += len;
-  });
+  out = gather_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces,
+                    reinterpret_cast<const char*>(w.base), out, len);
   return staged_get_out(m, r, start, static_cast<std::size_t>(out - start));
 }
 

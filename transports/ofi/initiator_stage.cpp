@@ -362,11 +362,7 @@ bool OfiImpl::staged_shape(int node, AmOp op, int type, const void* scale, const
     h.payload = static_cast<uint32_t>(n * row);
     std::memcpy(m, &h, sizeof h);
     std::memcpy(m + sizeof h, &w, sizeof w);
-    char* d = m + head;
-    walk_side(s.levels, s.count, s.src_stride, next, n, [&](long off) {
-      std::memcpy(d, l + off, row);
-      d += row;
-    });
+    gather_side(s.levels, s.count, s.src_stride, next, n, l, m + head, row);
     next += n;
     stats.remote_bytes += h.payload;
     ++stats.am_by_op[static_cast<int>(op)];  // staged messages named by shape, by kind
@@ -398,10 +394,7 @@ bool OfiImpl::staged_get_shape(int node, uintptr_t src, void* dst, const Strided
         return sizeof h + sizeof w;
       },
       [&](const StageGetFlight& f, const char* d) {
-        walk_side(s.levels, s.count, s.dst_stride, f.first, f.pieces, [&](long off) {
-          std::memcpy(l + off, d, row);
-          d += row;
-        });
+        scatter_side(s.levels, s.count, s.dst_stride, f.first, f.pieces, l, d, row);
       });
   return true;
 }
