@@ -122,8 +122,8 @@ inline char* gather_side(int levels, const long* count, const long* stride, uint
                          const char* base, char* out, std::size_t row) {
   if (levels == 1 && first + n <= static_cast<uint64_t>(count[1])) {
     const long st = stride[0];
-    const char* p = base + static_cast<long>(first) * st;
-    for (uint64_t k = 0; k < n; ++k, p += st, out += row) std::memcpy(out, p, row);
+    long off = static_cast<long>(first) * st;  // an offset, so no pointer lands past the rows
+    for (uint64_t k = 0; k < n; ++k, off += st, out += row) std::memcpy(out, base + off, row);
     return out;
   }
   walk_side(levels, count, stride, first, n, [&](long off) {
@@ -137,8 +137,8 @@ inline const char* scatter_side(int levels, const long* count, const long* strid
                                 char* base, const char* in, std::size_t row) {
   if (levels == 1 && first + n <= static_cast<uint64_t>(count[1])) {
     const long st = stride[0];
-    char* p = base + static_cast<long>(first) * st;
-    for (uint64_t k = 0; k < n; ++k, p += st, in += row) std::memcpy(p, in, row);
+    long off = static_cast<long>(first) * st;
+    for (uint64_t k = 0; k < n; ++k, off += st, in += row) std::memcpy(base + off, in, row);
     return in;
   }
   walk_side(levels, count, stride, first, n, [&](long off) {

@@ -200,11 +200,18 @@ void run(const char* msg, std::size_t size, const AmLimits& lim) {
       const StridedWire& w = m.strided;
       const auto len = static_cast<std::size_t>(w.count[0]);
       const char* d = m.data;
+      std::size_t bytes = 0;
+      // The decoder must not let the data run past the message.
+      if (__builtin_mul_overflow(static_cast<std::size_t>(w.pieces), len, &bytes) ||
+          bytes > static_cast<std::size_t>(end - d))
+        std::abort();
+      if (h.op == static_cast<uint16_t>(AmOp::PutStrided)) {  // the agent's own unpack loop
+        scatter_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces,
+                     reinterpret_cast<char*>(w.base), d, len);
+        break;
+      }
       walk_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces, [&](long off) {
-        if (d + len > end) std::abort();  // the decoder let data run past the message
-        char* a = reinterpret_cast<char*>(w.base + static_cast<uint64_t>(off));
-        if (h.op == static_cast<uint16_t>(AmOp::AccStrided)) acc_apply(h.type, h.scale, d, a, len);
-        else std::memcpy(a, d, len);
+        acc_apply(h.type, h.scale, d, reinterpret_cast<char*>(w.base + static_cast<uint64_t>(off)), len);
         d += len;
       });
       break;
@@ -213,12 +220,13 @@ void run(const char* msg, std::size_t size, const AmLimits& lim) {
       static std::vector<char> run(lim.stage_slot * lim.stage_slots);
       const StridedWire& w = m.strided;
       const auto len = static_cast<std::size_t>(w.count[0]);
-      std::size_t at = h.arg0;
-      walk_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces, [&](long off) {
-        if (at + len > h.arg0 + lim.stage_slot || at + len > run.size()) std::abort();
-        std::memcpy(run.data() + at, reinterpret_cast<const void*>(w.base + static_cast<uint64_t>(off)), len);
-        at += len;
-      });
+      const std::size_t at = h.arg0;
+      std::size_t bytes = 0;
+      if (__builtin_mul_overflow(static_cast<std::size_t>(w.pieces), len, &bytes) ||
+          bytes > lim.stage_slot || at > run.size() || bytes > run.size() - at)
+        std::abort();
+      gather_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces,
+                  reinterpret_cast<const char*>(w.base), run.data() + at, len);
       break;
     }
     default: break;
