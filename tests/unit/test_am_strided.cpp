@@ -102,9 +102,9 @@ TEST(AmStrided, WalkFromAnyPieceMatchesTheFullWalk) {
   }
 }
 
-// The pack and unpack loops (gather_side, scatter_side) copy exactly the rows
-// the walk names, in its order, from any window: 2-D shapes (their own loop)
-// and deeper ones, rows of 1..64 bytes, gaps that the copies must not touch.
+// The pack and unpack (gather_side, scatter_side) copy exactly the rows the
+// walk names, in its order, from any window, and return the packed end:
+// 2-D and deeper shapes, rows of 1..64 bytes, gaps the copies must not touch.
 TEST(AmStrided, GatherAndScatterCopyTheWalkedRows) {
   std::mt19937 rng(777);
   for (int trial = 0; trial < 400; ++trial) {
