@@ -57,6 +57,7 @@ void set_flag(const char* call, int* flag, int value, int proc) {
   s.flag = reinterpret_cast<uintptr_t>(flag);
   s.flag_val = static_cast<uint32_t>(value);
   s.wake_flag = true;
+  s.fenced = true;
   route::signal(r, proc, s);
 }
 

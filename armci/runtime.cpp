@@ -266,6 +266,7 @@ void Runtime::finalize_sequence() {
   // waits for everyone (outside our own transport, so nothing is in flight
   // afterwards) before any agent stops.
   route::fence_all(*this);
+  if (ofi) ofi->quiesce();
   boot->fence(topo.world);
   if (knobs.STATS) {
     std::string s = stats.text();

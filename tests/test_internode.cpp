@@ -265,6 +265,51 @@ TEST_F(Internode, RmwLongTakesIncrementsBeyondInt) {
   }
 }
 
+// Signals to other nodes ask for no answer (transports/ofi/am_protocol.hpp
+// kQuietSignal).  The flag of a Put_flag is part of a put, so the fence
+// after it sends one Flush and returns once the flag is in place; the
+// messages of a barrier are awaited by their receivers, so a fence after
+// a barrier has nothing to flush (GA_Sync is a fence and a barrier: it would
+// otherwise pay a round trip for the barrier before).  Quiet signals need a
+// provider that keeps one sender's messages in order (FI_ORDER_SAS): every
+// one the suite runs does (tcp;ofi_rxm, sockets, udp;ofi_rxd).
+TEST_F(Internode, FenceFlushesFlagsButNotMessages) {
+  if (!multi_node()) GTEST_SKIP() << "one node: signals are stores";
+  const int n = nproc();
+  mp::Shared<int> a(2 * static_cast<std::size_t>(n));  // per sender: data, flag
+  for (int i = 0; i < 2 * n; ++i) a.mine()[i] = -1;
+  ARMCI_Barrier();
+  const int peer = other_node_from(me() + 1);
+  ASSERT_GE(peer, 0);
+  // am_flush is reported once there is one.
+  auto flushes = [] { return std::max(0L, ARMCI_Ofi_stat("am_flush")); };
+  armci_msg_barrier();
+  long f0 = flushes();
+  ARMCI_AllFence();
+  EXPECT_EQ(flushes() - f0, 0) << "a fence flushed the messages of a barrier";
+  int* slot = a.of(peer) + 2 * me();
+  for (int v = 1; v <= 10; ++v) {
+    int data = 1000 * me() + v;
+    ASSERT_EQ(ARMCI_Put_flag(&data, slot, sizeof data, slot + 1, v, peer), 0);
+  }
+  EXPECT_GT(mp::ofi_stat("quiet_signals"), 0) << "every signal asked for an answer";
+  f0 = flushes();
+  ARMCI_Fence(peer);
+  EXPECT_EQ(flushes() - f0, 1) << "the fence after a Put_flag did not send one Flush";
+  // Now read back by RMA from here: the flag and its data are the last ones.
+  int back[2] = {0, 0};
+  ASSERT_EQ(ARMCI_Get(slot, back, sizeof back, peer), 0);
+  EXPECT_EQ(back[0], 1000 * me() + 10);
+  EXPECT_EQ(back[1], 10);
+  ARMCI_Barrier();
+  for (int s = 0; s < n; ++s) {
+    if (other_node_from(s + 1) != me()) continue;
+    EXPECT_EQ(a.mine()[2 * s], 1000 * s + 10) << "data from process " << s;
+    EXPECT_EQ(a.mine()[2 * s + 1], 10) << "flag from process " << s;
+  }
+  ARMCI_Barrier();
+}
+
 TEST_F(Internode, PackedGetRepliesCountAsRemoteBytes) {
   if (!multi_node()) GTEST_SKIP() << "one node: nothing crosses a network";
   mp::Shared<char> a(1u << 20);

@@ -19,13 +19,16 @@
 //                                  in that order at the target
 //   lock / unlock                  an ARMCI mutex (TicketLock at `remote`);
 //                                  unlock first completes earlier writes
-//   fence(node) / fence_all        earlier puts/accs/signals to node (all
-//                                  nodes) complete at the target
+//   fence(node) / fence_all        earlier puts/accs and fenced signals to
+//                                  node (all nodes) complete at the target
+//                                  (Signal::fenced: a message's receiver waits
+//                                  for it, no fence of the sender's need do)
 //   wait(request)                  the request's operations locally complete
 //   wait_node(node) / wait_all     implicit operations to node (all) locally
 //                                  complete
 //   progress                       drives completions; never blocks
-// Operations to one node take effect in issue order.
+// Operations to one node take effect in issue order, except that a later
+// put or get may overtake a signal that is not fenced.
 #pragma once
 #include <concepts>
 #include <cstddef>

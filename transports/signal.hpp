@@ -23,6 +23,10 @@ struct Signal {
   uintptr_t bits = 0;      // 64-bit word to OR bit_mask into (0: none)
   uint64_t bit_mask = 0;
   uintptr_t bell = 0;      // a Doorbell to ring (0: none)
+  // Whether ARMCI_Fence must wait for it: a Put_flag's flag is part of a put;
+  // a message piece or a notice is awaited by its receiver, who needs no
+  // fence from the sender (and a barrier then leaves nothing to flush).
+  bool fenced = false;
 };
 
 // Applies a signal to memory mapped in this process (same node).

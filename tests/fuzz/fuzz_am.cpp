@@ -89,6 +89,13 @@ void write_seeds(const std::string& dir) {
   } sig{{kHeap + 2048, 8, 1, 4, 0, kHeap + 4096, 1, kHeap + 4104, 1, kHeap + 4112}, "payload"};
   h.op = static_cast<uint16_t>(AmOp::Signal);
   write_seed(dir, "signal", h, &sig, sizeof sig);
+  h.type = kQuietSignal;
+  h.token = kQuietToken;
+  write_seed(dir, "quiet_signal", h, &sig, sizeof sig);
+  h = AmHeader{};
+  h.origin = 1;
+  h.op = static_cast<uint16_t>(AmOp::Flush);
+  write_seed(dir, "flush", h, nullptr, 0);
   h = AmHeader{};
   h.origin = 3;
   h.op = static_cast<uint16_t>(AmOp::Staged);

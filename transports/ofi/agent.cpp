@@ -292,6 +292,7 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len) {
   r.of = m.h.op;
   r.token = m.h.token;
   if (!(this->*kHandlers[m.h.op])(m, r)) return;
+  if (m.h.op == static_cast<uint16_t>(AmOp::Signal) && m.h.type == kQuietSignal) return;  // a Flush answers for it
   reply(m.h.origin, r, nullptr, 0);
 }
 
@@ -387,6 +388,10 @@ bool OfiAgentImpl::on_signal(const AmView& m, ReplyHeader&) {
   apply_signal(m.to_signal());
   return true;
 }
+
+// Messages of one sender arrive and are handled in order, and a quiet signal
+// is applied at once: answering now says every earlier one is done.
+bool OfiAgentImpl::on_flush(const AmView&, ReplyHeader&) { return true; }
 
 bool OfiAgentImpl::on_lock(const AmView& m, ReplyHeader&) {
   auto* l = reinterpret_cast<TicketLock*>(m.h.arg0);

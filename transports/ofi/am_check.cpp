@@ -94,7 +94,9 @@ const char* check_get_answer(const AmHeader& h, const AmLimits& lim) {
   return lim.push ? nullptr : "staged get asks to be written back, which this agent's provider cannot announce";
 }
 
-const char* check_signal(const char* body, std::size_t room, const AmLimits& lim, AmView* v) {
+const char* check_signal(const AmHeader& h, const char* body, std::size_t room, const AmLimits& lim, AmView* v) {
+  if (h.type != 0 && h.type != kQuietSignal) return "unknown kind of signal";
+  if (h.type == kQuietSignal && h.token != kQuietToken) return "quiet signal with a token";
   if (room < sizeof(SignalWire)) return "signal shorter than its header";
   SignalWire& w = v->signal;
   std::memcpy(&w, body, sizeof w);
@@ -151,7 +153,7 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
     case AmOp::Acc:
     case AmOp::PutPieces:
     case AmOp::GetPieces: return check_pieces(body, room, lim, v);
-    case AmOp::Signal: return check_signal(body, room, lim, v);
+    case AmOp::Signal: return check_signal(h, body, room, lim, v);
     case AmOp::Rmw: {
       if (room) return "rmw carries data";
       const bool word = h.type == ARMCI_FETCH_AND_ADD || h.type == ARMCI_SWAP;
@@ -169,6 +171,7 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
       return nullptr;
     case AmOp::SegQuery: return room ? "segment query carries data" : nullptr;
     case AmOp::StageQuery: return room ? "staging query carries data" : nullptr;
+    case AmOp::Flush: return room ? "flush carries data" : nullptr;
     case AmOp::Staged:
       if (room) return "staged notice carries data";
       if (const char* why = check_slot(h, lim)) return why;

@@ -130,6 +130,14 @@ struct PushTarget {
 };
 static_assert(sizeof(PushTarget) <= sizeof(AmHeader::scale));
 
+// A signal that asks for no reply (type kQuietSignal, token kQuietToken):
+// the sender counts it until a Flush, which its agent answers only after
+// every earlier message of that sender, since the provider delivers one
+// sender's messages in order (FI_ORDER_SAS).  A barrier's or a message's
+// notice then costs one message on the wire instead of a request and a reply.
+inline constexpr uint16_t kQuietSignal = 1;
+inline constexpr uint64_t kQuietToken = 0xffffffffu;
+
 struct PieceWire {
   uint64_t addr;
   uint64_t len;

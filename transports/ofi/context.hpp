@@ -22,6 +22,8 @@ struct OfiStats {
   Counter remote_bytes;    // payload moved through libfabric, either direction
   Counter am_sent;         // active messages to node agents
   Counter am_by_op[ofi::kAmRequestKinds];  // by kind: which calls cost them
+  Counter am_replies;      // answers from node agents
+  Counter quiet_signals;   // signals sent asking for no answer (ofi::kQuietSignal)
   Counter eagain_retries;  // fi_* calls repeated after -FI_EAGAIN
   Counter bounce_copies;   // RMA through a registered bounce buffer (unregistered memory, FI_MR_LOCAL)
   Counter seg_queries;     // lazy segment look-ups

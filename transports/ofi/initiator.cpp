@@ -60,6 +60,7 @@ OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint),
   for (int i = 0; i < static_cast<int>(reply_bufs); ++i) post_reply_recv(i);
   if (caps.atomics) probe_atomics();
   plan_ordering();
+  quiet_signals = caps.has(FI_ORDER_SAS);
 }
 
 OpCtx* OfiImpl::ctx(OpKind k, int node, Request* req, bool counts_local) {
@@ -231,6 +232,7 @@ void OfiImpl::order(int node, OpClass next) {
     if ((m & bit) && s.*field) wait_until([&] { return s.*field == 0; }, what);
   };
   drain(kDrainAtomics, &NodeState::atomics, "earlier atomics (ordering)");
+  if ((m & kDrainAms) && s.quiet_fenced) flush_quiet(node);
   drain(kDrainWrites, &NodeState::writes, "earlier writes (ordering)");
   drain(kDrainReads, &NodeState::reads, "earlier reads (ordering)");
   drain(kDrainAms, &NodeState::ams, "earlier active messages (ordering)");
@@ -331,10 +333,14 @@ void Ofi::set_threaded(bool on) { impl_->threaded = on; }
 
 void OfiImpl::fence(int node) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
+  if (s.quiet_fenced) flush_quiet(node);
   wait_until([&] { return s.writes == 0 && s.ams == 0 && s.atomics == 0; }, "remote completion (ARMCI_Fence)");
 }
 
 void OfiImpl::fence_all() {
+  // Every Flush on its way before the first wait: one round trip, not one per node.
+  for (int n = 0; n < static_cast<int>(nodes.size()); ++n)
+    if (nodes[static_cast<std::size_t>(n)].quiet_fenced) flush_quiet(n);
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n) fence(n);
 }
 
@@ -350,6 +356,12 @@ void Ofi::fence(int node) {
 
 void Ofi::fence_all() {
   OfiImpl::Guard g(*impl_);
+  impl_->fence_all();
+}
+
+void Ofi::quiesce() {
+  OfiImpl::Guard g(*impl_);
+  for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) impl_->flush_quiet(n);
   impl_->fence_all();
 }
 

@@ -72,7 +72,9 @@ struct NodeState {
   uint32_t ams = 0;       // active messages not yet answered
   uint32_t implicit = 0;  // implicit (NULL handle) operations not locally complete
   uint32_t atomics = 0;   // native atomics not yet delivered
-  uint32_t window = 1;    // most unanswered active messages allowed (am_budget)
+  uint32_t quiet = 0;     // quiet signals sent since the last Flush (ofi::kQuietSignal)
+  bool quiet_fenced = false;  // one of them is a Signal::fenced one
+  uint32_t window = 1;    // most unanswered active messages allowed, quiet ones included (am_budget)
   // Staging slots the node's agent lent me (initiator_stage.cpp).
   int8_t stage = 0;        // 0 not asked yet, 1 lent, -1 none
   uint32_t stage_free = 0;  // bit per slot: free to fill
@@ -188,6 +190,11 @@ struct OfiImpl {
 
   // Active messages (initiator_am.cpp)
   uint32_t new_pending(int node, AmOp op);
+  uint32_t take_token(int node, AmOp op);  // new_pending without waiting for room
+  // Quiet signals to node become one counted Flush (fences and order() then
+  // count it like any answered message).
+  void flush_quiet(int node);
+  bool quiet_signals = false;  // the provider keeps one sender's messages in order (FI_ORDER_SAS)
   // A header-only active message; returns its token.
   uint32_t control_am(int node, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1, const char* what);
   // Sends one under an existing token.
@@ -196,7 +203,8 @@ struct OfiImpl {
   // The header of an Acc/PutPieces/GetPieces message from me under token t.
   AmHeader pieces_header(AmOp op, int type, const void* scale, uint32_t t) const;
   void free_token(uint32_t t);
-  void send_am(int node, int buf, std::size_t len, const char* what);
+  // tracked: never injected, so a completion says when it left (busy()).
+  void send_am(int node, int buf, std::size_t len, const char* what, bool tracked = false);
   void wait_reply(uint32_t token, const char* what);
   void answered(const ReplyHeader& r, const char* data);  // a reply, or a write back standing for one
   void on_push(uint64_t data);

@@ -13,10 +13,31 @@ namespace armci::transport {
 
 uint32_t OfiImpl::new_pending(int node, AmOp op) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
+  // Any other message retires the quiet signals before it, so only runs of
+  // signals go unanswered and the checks below need not count them.
+  flush_quiet(node);
   // Within the node's window, and never more unanswered than reply receives
   // posted: neither end then sees an unexpected message.
   if (s.ams >= s.window || ams_total >= reply_bufs)
     wait_until([&] { return s.ams < s.window && ams_total < reply_bufs; }, "answers from a busy node agent");
+  return take_token(node, op);
+}
+
+void OfiImpl::flush_quiet(int node) {
+  NodeState& s = nodes[static_cast<std::size_t>(node)];
+  if (!s.quiet) return;
+  if (ams_total >= reply_bufs)
+    wait_until([&] { return ams_total < reply_bufs || !s.quiet; }, "answers from a busy node agent");
+  if (!s.quiet) return;  // another thread flushed while this one waited
+  // The window held the quiet signals; the Flush takes one of their places.
+  s.quiet = 0;
+  s.quiet_fenced = false;
+  uint32_t t = take_token(node, AmOp::Flush);
+  send_header(node, t, AmOp::Flush, 0, 0, 0, "flush of signals");
+}
+
+uint32_t OfiImpl::take_token(int node, AmOp op) {
+  NodeState& s = nodes[static_cast<std::size_t>(node)];
   uint32_t t;
   if (free_pending.empty()) {
     t = static_cast<uint32_t>(pending.size());
@@ -77,10 +98,10 @@ void OfiImpl::free_token(uint32_t t) {
   free_pending.push_back(t);
 }
 
-void OfiImpl::send_am(int node, int buf, std::size_t len, const char* what) {
+void OfiImpl::send_am(int node, int buf, std::size_t len, const char* what, bool tracked) {
   void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
   char* p = send_buf(buf);
-  if (len <= inject_limit) {
+  if (!tracked && len <= inject_limit) {
     post([&] { return fi_inject(ep.ep, p, len, static_cast<fi_addr_t>(node)); }, node, what);
     free_send.push_back(buf);
     return;
@@ -102,6 +123,7 @@ void OfiImpl::wait_reply(uint32_t token, const char* what) {
 void OfiImpl::on_reply(const char* buf, std::size_t len) {
   ReplyHeader r;
   if (len < sizeof r) fatal("ARMCI", "short reply (%zu bytes) from a node agent", len);
+  ++stats.am_replies;
   std::memcpy(&r, buf, sizeof r);
   answered(r, buf + sizeof r);
 }
@@ -120,6 +142,8 @@ void OfiImpl::on_push(uint64_t data) {
 }
 
 void OfiImpl::answered(const ReplyHeader& r, const char* data) {
+  if (r.token == ofi::kQuietToken && r.of == static_cast<uint16_t>(AmOp::Signal))
+    fatal("ARMCI", "a node agent refused a signal of this process (error %d)", r.status);
   // An agent whose write back failed at its end after the data had arrived
   // here refuses a get that is already answered (and perhaps its token
   // reused): nothing is waiting for that refusal.
@@ -276,12 +300,26 @@ void Ofi::signal(int node, const Signal& s) {
   OfiImpl& m = *impl_;
   OfiImpl::Guard g(m);
   m.order(node, OpClass::Am);
-  uint32_t t = m.new_pending(node, AmOp::Signal);
-  int b = m.take_send_buf();
   AmHeader h{};
   h.op = static_cast<uint16_t>(AmOp::Signal);
   h.origin = static_cast<uint32_t>(m.cfg.me);
-  h.token = t;
+  if (m.quiet_signals) {
+    NodeState& ns = m.nodes[static_cast<std::size_t>(node)];
+    if (ns.ams + ns.quiet >= ns.window) {
+      m.flush_quiet(node);
+      m.wait_until([&] { return ns.ams + ns.quiet < ns.window; }, "answers from a busy node agent");
+    }
+    ++ns.quiet;
+    ++m.stats.quiet_signals;
+    ns.quiet_fenced |= s.fenced;
+    ++m.stats.am_sent;
+    ++m.stats.am_by_op[static_cast<int>(AmOp::Signal)];
+    h.type = ofi::kQuietSignal;
+    h.token = ofi::kQuietToken;
+  } else {
+    h.token = m.new_pending(node, AmOp::Signal);
+  }
+  int b = m.take_send_buf();
   ofi::SignalWire w{s.data_dst, s.len, static_cast<uint32_t>(s.flag_op), s.flag_size,
                     s.wake_flag ? 1u : 0u, s.flag, s.flag_val, s.bits, s.bit_mask, s.bell};
   if (sizeof h + sizeof w + s.len > ofi::kAmMax)
@@ -290,7 +328,10 @@ void Ofi::signal(int node, const Signal& s) {
   std::memcpy(p, &h, sizeof h);
   std::memcpy(p + sizeof h, &w, sizeof w);
   if (s.len) std::memcpy(p + sizeof h + sizeof w, s.data, s.len);
-  m.send_am(node, b, sizeof h + sizeof w + s.len, "signal");
+  // A quiet signal is sent with a completion: until the provider has it on
+  // the wire, busy() keeps a waiting caller driving progress instead of
+  // sleeping (no reply will come to wake it).
+  m.send_am(node, b, sizeof h + sizeof w + s.len, "signal", h.type == ofi::kQuietSignal);
 }
 
 void Ofi::lock(int node, uintptr_t lock_addr) {

@@ -5,8 +5,11 @@
 // same node-shared locks as local load/store operations.  The contract:
 //   - put/get count in their Request until locally complete (null: implicit,
 //     complete at wait_node/wait_all); acc/signal return locally complete;
-//   - fence(node) returns when earlier puts/accs/signals to node are done
-//     at the target; operations to one node take effect in issue order.
+//   - fence(node) returns when earlier puts/accs and fenced signals to node
+//     are done at the target; operations to one node take effect in issue
+//     order (a later put or get may overtake a signal that is not fenced:
+//     signals go unanswered where the provider orders sends, and only a
+//     fence or another active message asks for their Flush).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -75,6 +78,9 @@ class Ofi {
 
   void fence(int node);
   void fence_all();
+  // fence_all, and every message and notice too at its target: before the
+  // endpoint closes (fences leave those alone: their receivers wait for them).
+  void quiesce();
   void wait(Request& r);
   bool test(Request& r);
   void wait_node(int node);  // local completion of implicit operations

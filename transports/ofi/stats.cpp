@@ -7,12 +7,13 @@
 namespace armci::transport {
 
 std::string OfiStats::text() const {
-  char buf[256];
+  char buf[512];
   std::snprintf(buf, sizeof buf,
-                "remote_ops=%llu remote_bytes=%llu active_messages=%llu eagain_retries=%llu "
-                "bounce_copies=%llu segment_queries=%llu key_searches=%llu written_back=%llu",
+                "remote_ops=%llu remote_bytes=%llu active_messages=%llu am_replies=%llu quiet_signals=%llu "
+                "eagain_retries=%llu bounce_copies=%llu segment_queries=%llu key_searches=%llu written_back=%llu",
                 (unsigned long long)remote_ops, (unsigned long long)remote_bytes,
-                (unsigned long long)am_sent, (unsigned long long)eagain_retries,
+                (unsigned long long)am_sent, (unsigned long long)am_replies,
+                (unsigned long long)quiet_signals, (unsigned long long)eagain_retries,
                 (unsigned long long)bounce_copies, (unsigned long long)seg_queries,
                 (unsigned long long)key_searches, (unsigned long long)written_back);
   std::string t = buf;
