@@ -310,6 +310,29 @@ TEST_F(Internode, FenceFlushesFlagsButNotMessages) {
   ARMCI_Barrier();
 }
 
+// Notices are unanswered too, but one sender never has more messages on
+// their way to an agent than the receives it posted for that sender (a
+// window of at most 24, am_protocol.hpp kWindowMax, one place of it kept
+// for the Flush): 2000 notices in a row take at least 2000/24 Flushes, and
+// every notice arrives.
+TEST_F(Internode, NoticesBeyondTheWindowAreFlushed) {
+  if (!multi_node()) GTEST_SKIP() << "one node: signals are stores";
+  auto flushes = [] { return std::max(0L, ARMCI_Ofi_stat("am_flush")); };
+  const int n = slow_provider() ? 300 : 2000;
+  const int peer = other_node_from(me() + 1);
+  ASSERT_GE(peer, 0);
+  const long f0 = flushes();
+  for (int i = 0; i < n; ++i) ASSERT_GE(armci_notify(peer), 0);
+  EXPECT_GE(flushes() - f0, n / 24) << n << " notices in a row to process " << peer;
+  for (int s = 0; s < nproc(); ++s) {
+    if (s == me() || other_node_from(s + 1) != me()) continue;
+    int got = 0;
+    for (int i = 0; i < n; ++i) got = armci_notify_wait(s, nullptr);
+    EXPECT_EQ(got, n) << "notices from process " << s;
+  }
+  armci_msg_barrier();
+}
+
 TEST_F(Internode, PackedGetRepliesCountAsRemoteBytes) {
   if (!multi_node()) GTEST_SKIP() << "one node: nothing crosses a network";
   mp::Shared<char> a(1u << 20);

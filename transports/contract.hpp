@@ -28,7 +28,7 @@
 //                                  complete
 //   progress                       drives completions; never blocks
 // Operations to one node take effect in issue order, except that a later
-// put or get may overtake a signal that is not fenced.
+// put, get or native atomic may overtake a signal that is not fenced.
 #pragma once
 #include <concepts>
 #include <cstddef>

@@ -59,6 +59,7 @@ struct PendingAm {
   std::vector<Piece> scatter;  // GetPieces: where the reply's data goes
   Request* req = nullptr;                      // GetPieces: local completion
   int stage_slot = -1;                         // Staged: the slot the reply frees
+  uint32_t retires = 0;                        // Flush: quiet signals its reply answers for
 };
 
 // Reply receives a process keeps posted (fewer if the provider's receive
@@ -74,7 +75,7 @@ struct NodeState {
   uint32_t atomics = 0;   // native atomics not yet delivered
   uint32_t quiet = 0;     // quiet signals sent since the last Flush (ofi::kQuietSignal)
   bool quiet_fenced = false;  // one of them is a Signal::fenced one
-  uint32_t window = 1;    // most unanswered active messages allowed, quiet ones included (am_budget)
+  uint32_t window = 1;    // most messages its agent may not have consumed (am_budget; OfiImpl::in_window)
   // Staging slots the node's agent lent me (initiator_stage.cpp).
   int8_t stage = 0;        // 0 not asked yet, 1 lent, -1 none
   uint32_t stage_free = 0;  // bit per slot: free to fill
@@ -191,6 +192,11 @@ struct OfiImpl {
   // Active messages (initiator_am.cpp)
   uint32_t new_pending(int node, AmOp op);
   uint32_t take_token(int node, AmOp op);  // new_pending without waiting for room
+  uint32_t in_window(const NodeState& s) const;
+  // Waits until one more message to node fits its window (flushing quiet
+  // signals when they are what fills it) and, unless it is a quiet signal,
+  // a reply receive is free for its answer.
+  void make_room(int node, bool quiet_signal);
   // Quiet signals to node become one counted Flush (fences and order() then
   // count it like any answered message).
   void flush_quiet(int node);

@@ -11,15 +11,34 @@
 
 namespace armci::transport {
 
-uint32_t OfiImpl::new_pending(int node, AmOp op) {
+// A node's window counts every message of mine its agent may not have
+// consumed yet: answered ones until their reply, quiet signals until the
+// reply to the Flush that retires them, and one place kept for that Flush
+// while any are quiet.  So the agent's receives (am_budget) always suffice.
+uint32_t OfiImpl::in_window(const NodeState& s) const { return s.ams + s.quiet + (s.quiet ? 1 : 0); }
+
+void OfiImpl::make_room(int node, bool quiet_signal) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
-  // Any other message retires the quiet signals before it, so only runs of
-  // signals go unanswered and the checks below need not count them.
-  flush_quiet(node);
-  // Within the node's window, and never more unanswered than reply receives
-  // posted: neither end then sees an unexpected message.
-  if (s.ams >= s.window || ams_total >= reply_bufs)
-    wait_until([&] { return s.ams < s.window && ams_total < reply_bufs; }, "answers from a busy node agent");
+  // The first quiet signal also takes the place kept for its Flush.
+  auto fits = [&] {
+    return quiet_signal ? in_window(s) + (s.quiet ? 1 : 2) <= s.window
+                        : in_window(s) + 1 <= s.window && ams_total < reply_bufs;
+  };
+  // Other threads may add quiet signals while this one waits (the lock is
+  // let go): flush them too, or nothing would ever answer for them.
+  while (!fits()) {
+    if (s.quiet) {
+      flush_quiet(node);
+      continue;
+    }
+    wait_until([&] { return fits() || s.quiet != 0; }, "answers from a busy node agent");
+  }
+}
+
+uint32_t OfiImpl::new_pending(int node, AmOp op) {
+  // Never more unanswered than reply receives posted either: neither end
+  // then sees an unexpected message.
+  make_room(node, false);
   return take_token(node, op);
 }
 
@@ -29,10 +48,14 @@ void OfiImpl::flush_quiet(int node) {
   if (ams_total >= reply_bufs)
     wait_until([&] { return ams_total < reply_bufs || !s.quiet; }, "answers from a busy node agent");
   if (!s.quiet) return;  // another thread flushed while this one waited
-  // The window held the quiet signals; the Flush takes one of their places.
+  // The Flush takes the place kept for it; the signals it retires stay
+  // counted until its reply.
+  const uint32_t retired = s.quiet;
   s.quiet = 0;
   s.quiet_fenced = false;
   uint32_t t = take_token(node, AmOp::Flush);
+  pending[t].retires = retired;
+  s.ams += retired;
   send_header(node, t, AmOp::Flush, 0, 0, 0, "flush of signals");
 }
 
@@ -52,6 +75,7 @@ uint32_t OfiImpl::take_token(int node, AmOp op) {
   p.scatter.clear();  // capacity kept: a reused entry allocates nothing
   p.req = nullptr;
   p.stage_slot = -1;
+  p.retires = 0;
   p.in_use = true;
   p.node = node;
   p.op = op;
@@ -162,7 +186,7 @@ void OfiImpl::answered(const ReplyHeader& r, const char* data) {
   p.reply = r;
   p.done = true;
   if (p.stage_slot >= 0) s.stage_free |= 1u << p.stage_slot;
-  --s.ams;
+  s.ams -= 1 + p.retires;
   --ams_total;
   const ofi::AmReply kind = ofi::am_reply(p.op);
   if (r.status != 0 && kind != ofi::AmReply::Waited)
@@ -303,12 +327,10 @@ void Ofi::signal(int node, const Signal& s) {
   AmHeader h{};
   h.op = static_cast<uint16_t>(AmOp::Signal);
   h.origin = static_cast<uint32_t>(m.cfg.me);
-  if (m.quiet_signals) {
-    NodeState& ns = m.nodes[static_cast<std::size_t>(node)];
-    if (ns.ams + ns.quiet >= ns.window) {
-      m.flush_quiet(node);
-      m.wait_until([&] { return ns.ams + ns.quiet < ns.window; }, "answers from a busy node agent");
-    }
+  NodeState& ns = m.nodes[static_cast<std::size_t>(node)];
+  // A window of one has no place for a quiet signal and its Flush.
+  if (m.quiet_signals && ns.window >= 2) {
+    m.make_room(node, true);
     ++ns.quiet;
     ++m.stats.quiet_signals;
     ns.quiet_fenced |= s.fenced;

@@ -7,9 +7,10 @@
 //     complete at wait_node/wait_all); acc/signal return locally complete;
 //   - fence(node) returns when earlier puts/accs and fenced signals to node
 //     are done at the target; operations to one node take effect in issue
-//     order (a later put or get may overtake a signal that is not fenced:
-//     signals go unanswered where the provider orders sends, and only a
-//     fence or another active message asks for their Flush).
+//     order (a later put, get or native atomic may overtake a signal that
+//     is not fenced: signals go unanswered where the provider orders sends,
+//     and a Flush answers for them when a fence needs them or the window
+//     is full).
 #pragma once
 #include <cstddef>
 #include <cstdint>
