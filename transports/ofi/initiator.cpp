@@ -362,7 +362,7 @@ void Ofi::fence_all() {
 void Ofi::quiesce() {
   OfiImpl::Guard g(*impl_);
   for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) impl_->flush_quiet(n);
-  impl_->fence_all();
+  impl_->fence_all();  // also waits for those Flushes: each counts in its node's ams
 }
 
 void Ofi::wait(Request& r) {

@@ -192,6 +192,7 @@ struct OfiImpl {
   // Active messages (initiator_am.cpp)
   uint32_t new_pending(int node, AmOp op);
   uint32_t take_token(int node, AmOp op);  // new_pending without waiting for room
+  void count_sent(AmOp op);                // ARMCI_Ofi_stats: active_messages, am_<kind>
   uint32_t in_window(const NodeState& s) const;
   // Waits until one more message to node fits its window (flushing quiet
   // signals when they are what fills it) and, unless it is a quiet signal,

@@ -81,9 +81,13 @@ uint32_t OfiImpl::take_token(int node, AmOp op) {
   p.op = op;
   ++s.ams;
   ++ams_total;
+  count_sent(op);
+  return t;
+}
+
+void OfiImpl::count_sent(AmOp op) {
   ++stats.am_sent;
   if (static_cast<int>(op) < ofi::kAmRequestKinds) ++stats.am_by_op[static_cast<int>(op)];
-  return t;
 }
 
 uint32_t OfiImpl::control_am(int node, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1,
@@ -166,8 +170,6 @@ void OfiImpl::on_push(uint64_t data) {
 }
 
 void OfiImpl::answered(const ReplyHeader& r, const char* data) {
-  if (r.token == ofi::kQuietToken && r.of == static_cast<uint16_t>(AmOp::Signal))
-    fatal("ARMCI", "a node agent refused a signal of this process (error %d)", r.status);
   // An agent whose write back failed at its end after the data had arrived
   // here refuses a get that is already answered (and perhaps its token
   // reused): nothing is waiting for that refusal.
@@ -179,8 +181,11 @@ void OfiImpl::answered(const ReplyHeader& r, const char* data) {
     verbose(1, "a node agent refused a staged get already answered (error %d): ignored", r.status);
     return;
   }
-  if (r.token >= pending.size() || !pending[r.token].in_use)
+  if (r.token >= pending.size() || !pending[r.token].in_use) {
+    if (r.token == ofi::kQuietToken)  // only a refusal answers a quiet signal
+      fatal("ARMCI", "a node agent refused a signal of this process (error %d)", r.status);
     fatal("ARMCI", "reply for unknown token %llu", static_cast<unsigned long long>(r.token));
+  }
   PendingAm& p = pending[r.token];
   NodeState& s = nodes[static_cast<std::size_t>(p.node)];
   p.reply = r;
@@ -334,8 +339,7 @@ void Ofi::signal(int node, const Signal& s) {
     ++ns.quiet;
     ++m.stats.quiet_signals;
     ns.quiet_fenced |= s.fenced;
-    ++m.stats.am_sent;
-    ++m.stats.am_by_op[static_cast<int>(AmOp::Signal)];
+    m.count_sent(AmOp::Signal);
     h.type = ofi::kQuietSignal;
     h.token = ofi::kQuietToken;
   } else {
