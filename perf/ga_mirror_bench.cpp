@@ -91,7 +91,7 @@ void merge_bench(FILE* csv, std::size_t max, const std::string& where) {
     if (GA_Cluster_procid(node, k) == me) lrank = k;
   if (me == 0) {
     std::printf("ga_mirror_bench merge: %d processes on %d node(s)\n", GA_Nnodes(), nodes);
-    std::printf("%6s %8s %12s %14s\n", "nodes", "bytes", "merge_ms", "moved_per_proc");
+    std::printf("%6s %8s %12s %14s %16s\n", "nodes", "bytes", "merge_ms", "moved_per_proc", "cpu_ms_per_node");
   }
   for (std::size_t b = 64u << 10; b <= max; b *= 4) {
     const int elems = static_cast<int>(b / 8);
@@ -102,7 +102,7 @@ void merge_bench(FILE* csv, std::size_t max, const std::string& where) {
     const int lo0 = static_cast<int>(static_cast<long>(elems) * lrank / local);
     const int hi0 = static_cast<int>(static_cast<long>(elems) * (lrank + 1) / local) - 1;
     std::vector<double> mine(static_cast<std::size_t>(std::max(0, hi0 - lo0 + 1)), 1.0);
-    std::vector<double> t;
+    std::vector<double> t, cpu;
     long moved = 0, full = 0;
     for (int trial = -1; trial < 7; ++trial) {
       GA_Zero(m);
@@ -111,11 +111,17 @@ void merge_bench(FILE* csv, std::size_t max, const std::string& where) {
         NGA_Put(m, lo, hi, mine.data(), ld);
       }
       GA_Sync();
+      const double c = process_cpu();
       double s = now();
       GA_Merge_mirrored(m);
       double e[1] = {now() - s};
+      double used[1] = {process_cpu() - c};
       GA_Dgop(e, 1, const_cast<char*>("max"));  // the merge ends when its last process does
-      if (trial >= 0) t.push_back(e[0]);
+      GA_Dgop(used, 1, const_cast<char*>("+"));
+      if (trial >= 0) {
+        t.push_back(e[0]);
+        cpu.push_back(used[0] / nodes);
+      }
       GA_Merge_mirrored_stats(m, &moved, &full);
     }
     // Check: every element is the number of nodes (each copy added 1).
@@ -125,9 +131,14 @@ void merge_bench(FILE* csv, std::size_t max, const std::string& where) {
     if (probe != nodes) std::fprintf(stderr, "ga_mirror_bench: merge result %g, expected %d\n", probe, nodes);
     const double med = median(t);
     if (me == 0) {
-      std::printf("%6d %8s %12.3f %14ld\n", nodes, size_text(b).c_str(), med * 1e3, moved);
+      const double node_cpu = median(cpu);
+      std::printf("%6d %8s %12.3f %14ld %16.3f\n", nodes, size_text(b).c_str(), med * 1e3, moved, node_cpu * 1e3);
       std::printf("RESULT ga_mirror_bench merge.nodes%d.%zu %.4f ms\n", nodes, b, med * 1e3);
-      if (csv) std::fprintf(csv, "merge,%s,%d,%zu,%g,%ld\n", where.c_str(), nodes, b, med * 1e3, moved);
+      std::printf("RESULT ga_mirror_bench merge_cpu_per_node.nodes%d.%zu %.4f ms\n", nodes, b, node_cpu * 1e3);
+      if (csv) {
+        std::fprintf(csv, "merge,%s,%d,%zu,%g,%ld\n", where.c_str(), nodes, b, med * 1e3, moved);
+        std::fprintf(csv, "merge_cpu,%s,%d,%zu,%g,%ld\n", where.c_str(), nodes, b, node_cpu * 1e3, moved);
+      }
       std::fflush(stdout);
     }
     GA_Destroy(m);
