@@ -139,7 +139,7 @@ ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/ga_taskfarm" --csv "$out/ga_t
 command -v gnuplot >/dev/null &&
   gnuplot -e "csv='$out/ga_taskfarm.csv'; out='$out/ga_taskfarm.png'" "$src/perf/ga_taskfarm_plot.gp"
 
-progress "nas_cg: NAS CG classes S and W on GA plain arrays vs processor groups (4 processes on 2 virtual nodes) and on MPI, with ARMCI_PROFILE (~15 s)"
+progress "nas_cg: NAS CG classes S and W on GA plain arrays vs processor groups (4 processes on 2 virtual nodes, class W 5 more times) and on MPI, with ARMCI_PROFILE (~30 s)"
 cg="$out/nas_cg.csv"
 rm -f "$cg"
 for cls in S W; do
@@ -150,10 +150,23 @@ for cls in S W; do
     "${mpi_tcp[@]}" "$build/perf/nas_cg_mpi" --class $cls --label mpi-tcp --csv "$cg" 2>&1
   fi
 done | tee "$out/nas_cg.txt"
-awk -F, '$1 == "ga-2nodes-plain" && $2 == "W" { p = $7 } $1 == "ga-2nodes-groups" && $2 == "W" { g = $7 }
-  END { if (p > 0 && g > 0)
-          printf "target NAS CG class W, groups vs plain GA (2 nodes) %.2fx faster (> 1x)  %s\n", p / g, g < p ? "MET" : "MISSED" }' \
-  "$cg" | tee -a "$out/nas_cg.txt"
+# A class W run is 15 iterations, about 0.15 s a version: single launches
+# read groups 1.0x-1.6x faster than plain on this VM.  The target is judged
+# on the median of NAS_ROUNDS (5) launches' ratios, each launch timing
+# plain and then groups on the same processes.
+cgr="$out/nas_cg_rounds.csv"
+for ((r = 0; r < ${NAS_ROUNDS:-5}; r++)); do
+  ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/nas_cg_ga" --class W --label "round$r" --csv "$cgr" \
+    >>"$out/nas_cg_rounds.txt" 2>&1 || echo "FAIL nas_cg_ga class W round $r (see nas_cg_rounds.txt)"
+done
+awk -F, '$2 == "W" && $1 ~ /-plain$/ { p[substr($1, 1, length($1) - 6)] = $7 }
+         $2 == "W" && $1 ~ /-groups$/ { g[substr($1, 1, length($1) - 7)] = $7 }
+  END { for (k in p) if ((k in g) && g[k] > 0) r[++n] = p[k] / g[k]
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && r[j - 1] > r[j]; j--) { t = r[j]; r[j] = r[j - 1]; r[j - 1] = t }
+        if (n == 0) { print "target NAS CG class W, groups vs plain GA (2 nodes) no measurement  MISSED"; exit }
+        m = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+        printf "target NAS CG class W, groups vs plain GA (2 nodes) %.2fx faster (> 1x)  %s  [median of %d launches, %.2f-%.2fx]\n",
+               m, (m > 1) ? "MET" : "MISSED", n, r[1], r[n] }' "$cgr" | tee -a "$out/nas_cg.txt"
 for g in 1 2; do
   ARMCI_PROFILE="$out/nas_cg_profile_groups$g.txt" ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/nas_cg_ga" \
     --class W --groups $g >/dev/null 2>&1
