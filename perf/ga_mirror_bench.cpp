@@ -93,6 +93,22 @@ void merge_bench(FILE* csv, std::size_t max, const std::string& where) {
     std::printf("ga_mirror_bench merge: %d processes on %d node(s)\n", GA_Nnodes(), nodes);
     std::printf("%6s %8s %12s %14s %16s\n", "nodes", "bytes", "merge_ms", "moved_per_proc", "cpu_ms_per_node");
   }
+  // A GA_Sync's CPU per node: a dissemination barrier, one notice per node
+  // in each of its log2(nodes) rounds, so what one round of a latency-bound
+  // merge costs here shows next to the merge.
+  {
+    constexpr int kSyncs = 1000;
+    for (int i = 0; i < 100; ++i) GA_Sync();
+    const double c = process_cpu();
+    for (int i = 0; i < kSyncs; ++i) GA_Sync();
+    double used[1] = {(process_cpu() - c) / kSyncs};
+    GA_Dgop(used, 1, const_cast<char*>("+"));
+    if (me == 0) {
+      std::printf("GA_Sync: %.1f us CPU per node\n", used[0] / nodes * 1e6);
+      std::printf("RESULT ga_mirror_bench sync_cpu_per_node.nodes%d %.4f ms\n", nodes, used[0] / nodes * 1e3);
+      if (csv) std::fprintf(csv, "merge_sync_cpu,%s,%d,0,%g,0\n", where.c_str(), nodes, used[0] / nodes * 1e3);
+    }
+  }
   for (std::size_t b = 64u << 10; b <= max; b *= 4) {
     const int elems = static_cast<int>(b / 8);
     int dims[1] = {elems};
