@@ -107,10 +107,13 @@ awk -F, '$1 == "merge_cpu" && $2 == "blocked" { c[$3, $4] = $5; s[$4] = 1 }
          $1 == "merge_sync_cpu" && $2 == "blocked" { y[$3] = $5 }
   END { if (y[2] > 0 && y[4] > 0) printf "merge CPU per node: one GA_Sync takes %.1f us at 2 nodes, %.1f us at 4 (%.2fx)\n",
                                         y[2] * 1e3, y[4] * 1e3, y[4] / y[2]
-        for (b = 1; b <= 2^40; b *= 2) if ((b in s) && c[2, b] > 0 && c[4, b] > 0)
+        for (b = 1; b <= 2^40; b *= 2) if ((b in s) && c[2, b] > 0 && c[4, b] > 0) {
           printf "target merge CPU per node at 4 nodes vs 2, %8d B %.2fx (<= 2.2x)  %s  (wall time %.2fx on 2 cores; a GA_Sync %.2fx)\n", b,
                  c[4, b] / c[2, b], (c[4, b] <= 2.2 * c[2, b]) ? "MET" : "MISSED", (t[2, b] > 0 ? t[4, b] / t[2, b] : 0),
-                 (y[2] > 0 ? y[4] / y[2] : 0) }' "$gm" |
+                 (y[2] > 0 ? y[4] / y[2] : 0)
+          n++
+        }
+        if (!n) print "target merge CPU per node at 4 nodes vs 2 no measurement  MISSED" }' "$gm" |
   tee -a "$out/ga_mirror_merge_cpu.txt"
 progress "ga_mirror_bench merge across network-namespace hosts: 2, 3 and 4 hosts, one process each, ${MERGE_ROUNDS:-5} alternated rounds (needs root; ~2 min)"
 # Real hosts to the launcher (locality from PMIx, traffic over veths), the
@@ -145,7 +148,7 @@ ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/ga_taskfarm" --csv "$out/ga_t
 command -v gnuplot >/dev/null &&
   gnuplot -e "csv='$out/ga_taskfarm.csv'; out='$out/ga_taskfarm.png'" "$src/perf/ga_taskfarm_plot.gp"
 
-progress "nas_cg: NAS CG classes S and W on GA plain arrays vs processor groups (4 processes on 2 virtual nodes, class W 5 more times) and on MPI, with ARMCI_PROFILE (~30 s)"
+progress "nas_cg: NAS CG classes S and W on GA plain arrays vs processor groups (4 processes on 2 virtual nodes, class W ${NAS_ROUNDS:-5} more times) and on MPI, with ARMCI_PROFILE (~30 s)"
 cg="$out/nas_cg.csv"
 rm -f "$cg"
 for cls in S W; do
@@ -165,8 +168,8 @@ for ((r = 0; r < ${NAS_ROUNDS:-5}; r++)); do
   ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/nas_cg_ga" --class W --label "round$r" --csv "$cgr" \
     >>"$out/nas_cg_rounds.txt" 2>&1 || echo "FAIL nas_cg_ga class W round $r (see nas_cg_rounds.txt)"
 done
-awk -F, '$2 == "W" && $1 ~ /-plain$/ { p[substr($1, 1, length($1) - 6)] = $7 }
-         $2 == "W" && $1 ~ /-groups$/ { g[substr($1, 1, length($1) - 7)] = $7 }
+awk -F, '$2 == "W" && $10 == 1 && $1 ~ /-plain$/ { p[substr($1, 1, length($1) - 6)] = $7 }
+         $2 == "W" && $10 == 1 && $1 ~ /-groups$/ { g[substr($1, 1, length($1) - 7)] = $7 }
   END { for (k in p) if ((k in g) && g[k] > 0) r[++n] = p[k] / g[k]
         for (i = 2; i <= n; i++) for (j = i; j > 1 && r[j - 1] > r[j]; j--) { t = r[j]; r[j] = r[j - 1]; r[j - 1] = t }
         if (n == 0) { print "target NAS CG class W, groups vs plain GA (2 nodes) no measurement  MISSED"; exit }

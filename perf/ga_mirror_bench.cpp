@@ -6,8 +6,12 @@
 //   merge: GA_Merge_mirrored time for arrays of several sizes whose every
 //          node copy was written in full since the last merge (the most a
 //          merge moves); run it at 1..4 (virtual) nodes to see how it grows.
+//          Also the CPU per node a merge and a GA_Sync take (the job's
+//          process CPU time over the nodes): merge_cpu and merge_sync_cpu
+//          rows of the CSV.
 // Process 0 reports; times are medians over trials.  --where labels the
-// merge rows of the CSV (e.g. "hosts" for namespace hosts; default "-").
+// merge rows of the CSV and RESULT lines (e.g. "hosts" for namespace hosts,
+// "blocked" for run-bench's runs with blocking waits; default "-").
 //
 //   ga_mirror_bench get|merge [--csv FILE] [--max BYTES] [--where TAG]
 #include <algorithm>
@@ -86,6 +90,7 @@ void merge_bench(FILE* csv, std::size_t max, const std::string& where) {
   const int me = GA_Nodeid();
   const int nodes = GA_Cluster_nnodes(), node = GA_Cluster_nodeid();
   const int local = GA_Cluster_nprocs(node);
+  const std::string tag = where == "-" ? "" : where + ".";  // RESULT keys of runs told apart by --where
   int lrank = 0;
   for (int k = 0; k < local; ++k)
     if (GA_Cluster_procid(node, k) == me) lrank = k;
@@ -105,7 +110,7 @@ void merge_bench(FILE* csv, std::size_t max, const std::string& where) {
     GA_Dgop(used, 1, const_cast<char*>("+"));
     if (me == 0) {
       std::printf("GA_Sync: %.1f us CPU per node\n", used[0] / nodes * 1e6);
-      std::printf("RESULT ga_mirror_bench sync_cpu_per_node.nodes%d %.4f ms\n", nodes, used[0] / nodes * 1e3);
+      std::printf("RESULT ga_mirror_bench %ssync_cpu_per_node.nodes%d %.4f ms\n", tag.c_str(), nodes, used[0] / nodes * 1e3);
       if (csv) std::fprintf(csv, "merge_sync_cpu,%s,%d,0,%g,0\n", where.c_str(), nodes, used[0] / nodes * 1e3);
     }
   }
@@ -149,8 +154,8 @@ void merge_bench(FILE* csv, std::size_t max, const std::string& where) {
     if (me == 0) {
       const double node_cpu = median(cpu);
       std::printf("%6d %8s %12.3f %14ld %16.3f\n", nodes, size_text(b).c_str(), med * 1e3, moved, node_cpu * 1e3);
-      std::printf("RESULT ga_mirror_bench merge.nodes%d.%zu %.4f ms\n", nodes, b, med * 1e3);
-      std::printf("RESULT ga_mirror_bench merge_cpu_per_node.nodes%d.%zu %.4f ms\n", nodes, b, node_cpu * 1e3);
+      std::printf("RESULT ga_mirror_bench %smerge.nodes%d.%zu %.4f ms\n", tag.c_str(), nodes, b, med * 1e3);
+      std::printf("RESULT ga_mirror_bench %smerge_cpu_per_node.nodes%d.%zu %.4f ms\n", tag.c_str(), nodes, b, node_cpu * 1e3);
       if (csv) {
         std::fprintf(csv, "merge,%s,%d,%zu,%g,%ld\n", where.c_str(), nodes, b, med * 1e3, moved);
         std::fprintf(csv, "merge_cpu,%s,%d,%zu,%g,%ld\n", where.c_str(), nodes, b, node_cpu * 1e3, moved);

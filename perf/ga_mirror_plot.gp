@@ -1,6 +1,7 @@
 # gnuplot -e "csv='ga_mirror_bench.csv'; out='ga_mirror_bench.png'" perf/ga_mirror_plot.gp
 # Rows: get,where,nodes,bytes,distributed_us,mirrored_us and merge,where,nodes,bytes,ms,moved
-# (merge where: - for virtual nodes, hosts for network-namespace hosts).
+# (merge where: - for virtual nodes, hosts for network-namespace hosts; the
+# merge_cpu, merge_sync_cpu and "blocked" rows are not drawn).
 set datafile separator ","
 set terminal pngcairo size 1400,600 font ",10"
 set output out
