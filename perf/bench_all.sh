@@ -170,12 +170,10 @@ for ((r = 0; r < ${NAS_ROUNDS:-5}; r++)); do
 done
 awk -F, '$2 == "W" && $10 == 1 && $1 ~ /-plain$/ { p[substr($1, 1, length($1) - 6)] = $7 }
          $2 == "W" && $10 == 1 && $1 ~ /-groups$/ { g[substr($1, 1, length($1) - 7)] = $7 }
-  END { for (k in p) if ((k in g) && g[k] > 0) r[++n] = p[k] / g[k]
-        for (i = 2; i <= n; i++) for (j = i; j > 1 && r[j - 1] > r[j]; j--) { t = r[j]; r[j] = r[j - 1]; r[j - 1] = t }
-        if (n == 0) { print "target NAS CG class W, groups vs plain GA (2 nodes) no measurement  MISSED"; exit }
-        m = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
-        printf "target NAS CG class W, groups vs plain GA (2 nodes) %.2fx faster (> 1x)  %s  [median of %d launches, %.2f-%.2fx]\n",
-               m, (m > 1) ? "MET" : "MISSED", n, r[1], r[n] }' "$cgr" | tee -a "$out/nas_cg.txt"
+  END { for (k in p) if ((k in g) && g[k] > 0) print "ratio", p[k] / g[k] }' "$cgr" | awk -f "$src/perf/medians.awk" |
+  awk '{ m = $2; printf "target NAS CG class W, groups vs plain GA (2 nodes) %.2fx faster (> 1x)  %s  [median of %d launches, %.2f-%.2fx]\n",
+               m, (m > 1) ? "MET" : "MISSED", $5, $3, $4; n++ }
+       END { if (!n) print "target NAS CG class W, groups vs plain GA (2 nodes) no measurement  MISSED" }' | tee -a "$out/nas_cg.txt"
 for g in 1 2; do
   ARMCI_PROFILE="$out/nas_cg_profile_groups$g.txt" ARMCI_VNODES=2 "$build/armcirun" -n 4 "$build/perf/nas_cg_ga" \
     --class W --groups $g >/dev/null 2>&1

@@ -10,19 +10,17 @@
 
 namespace bench {
 
-inline double now() {
+inline double clock_seconds(clockid_t clock) {
   timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clock, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+inline double now() { return clock_seconds(CLOCK_MONOTONIC); }
+
 // CPU seconds this process has used, all its threads (a node agent's
 // thread too) and the kernel work done on their behalf.
-inline double process_cpu() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+inline double process_cpu() { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
 
 inline double median(std::vector<double> v) {
   if (v.empty()) return 0;
