@@ -4,7 +4,7 @@
 // measured in the same run.  Run it with armcirun on >= 2 processes; with
 // ARMCI_VNODES=2 and 4 processes it measures both kinds of pairs.
 //
-//   armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--sweep-bytes B] [--patches] [--latency] [--max-iters N]
+//   armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--sweep-bytes B] [--patches | --no-patches] [--latency] [--max-iters N]
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +32,7 @@ struct Options {
   bool raw = true;
   bool sweep = false;
   bool patches_only = false;
+  bool patches = true;        // --no-patches: the full run leaves the 1 MiB patches to --patches launches
   bool latency_only = false;  // --latency: the inter-node rows up to --max, paired with raw; nothing else
   std::size_t sweep_bytes = 64u << 10;
   int window = 8;
@@ -371,11 +372,12 @@ int main(int argc, char** argv) {
     else if (a == "--window" && i + 1 < argc) o.window = std::max(1, std::atoi(argv[++i]));
     else if (a == "--sweep") o.sweep = true;
     else if (a == "--patches") o.patches_only = true;
+    else if (a == "--no-patches") o.patches = false;
     else if (a == "--latency") o.latency_only = true;
     else if (a == "--sweep-bytes" && i + 1 < argc) o.sweep_bytes = std::max<std::size_t>(64, std::strtoul(argv[++i], nullptr, 0));
     else if (a == "--max-iters" && i + 1 < argc) iters_ceiling() = std::max(1, std::atoi(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--sweep-bytes B] [--patches] [--latency] [--max-iters N]\n");
+      std::fprintf(stderr, "usage: armci_bench [--max BYTES] [--csv FILE] [--no-raw] [--window W] [--sweep] [--sweep-bytes B] [--patches | --no-patches] [--latency] [--max-iters N]\n");
       return 2;
     }
   }
@@ -589,7 +591,7 @@ int main(int argc, char** argv) {
     for (const RateVerdict& v : rate_verdicts)
       verdict(v.what.c_str(), v.ratio >= 0.8, "%.2fx raw rate (>= %.1fx)", v.ratio, 0.8);
     // Rows with equal gaps span twice the payload on both sides.
-    if (inter > 0 && !o.latency_only && region >= (2u << 20) + 4096) patches(inter, local.data(), tgt_inter);
+    if (inter > 0 && !o.latency_only && o.patches && region >= (2u << 20) + 4096) patches(inter, local.data(), tgt_inter);
     if (csv) std::fclose(csv);
   }
   ARMCI_Barrier();
