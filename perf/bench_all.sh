@@ -42,7 +42,8 @@ for ((r = 0; r < ${PATCH_LAUNCHES:-5}; r++)); do
 done
 awk '$1 == "RESULT" && $3 ~ /^patch_/ { print "RESULT:" $3, $4 }
      $1 == "RATIO" && $2 ~ /^patch_/ { print "RATIO:" $2, $3 }' "$pr" | awk -f "$src/perf/medians.awk" |
-  awk 'function target(what, key, limit, unit, bound) {
+  awk '# The targets and limits of patches() in perf/armci_bench.cpp, which must agree.
+       function target(what, key, limit, unit, bound) {
          if (!(key in m)) { printf "target %-44s no measurement  MISSED\n", what; return }
          printf "target %-44s %.2fx%s (>= %.1fx)  %s  [median of %d launches, %.2f-%.2fx%s]\n", what, m[key], unit, limit,
                 (m[key] >= limit) ? "MET" : "MISSED", c[key], lo[key], hi[key],
@@ -227,7 +228,7 @@ awk -F, 'NR > 1 { t[$1, $2, $3, $4] = $5; k[$2 "," $3 "," $4] = 1 }
           if (o > 0 && m > 0) printf "RATIO coll_bench.mpi_over_ours.%s.%s.%s %.3f\n", a[1], a[2], a[3], m / o } }' \
   "$cb" | sort | tee -a "$out/coll_bench.txt"
 
-progress "provider_survey: armci_bench up to 64 KiB on every libfabric provider this machine has, each next to raw libfabric (~2 min)"
+progress "provider_survey: armci_bench up to 64 KiB on every libfabric provider this machine has, each next to raw libfabric (~3 min)"
 bash "$src/perf/provider_survey.sh" "$build" "$src" "$out" | tee "$out/providers.txt"
 
 if [ $ga = 1 ]; then
