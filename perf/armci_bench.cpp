@@ -387,8 +387,8 @@ void patches(int target, char* local, char* remote) {
                   med[packing] * 1e6, bound(base, packing), bw_ratio(k, base) / bound(base, packing));
     return std::string(b);
   };
-  // perf/bench_all.sh judges the same five targets over several launches:
-  // names and limits there must follow these.
+  // perf/bench_all.sh judges these target lines again on the median over
+  // several launches, reading the name and the limit from them.
   verdict("inter-node 1M acc vs put bandwidth", bw_ratio(Acc, Put) >= 0.5, "%.2fx put (>= %.1fx)", bw_ratio(Acc, Put), 0.5);
   verdict("inter-node 1M put, 256 B rows vs contiguous", bw_ratio(Put256, Put) >= 0.7, "%.2fx (>= %.1fx)",
           bw_ratio(Put256, Put), 0.7, note(Put, Pack256, Put256));
