@@ -136,12 +136,15 @@ Endpoint::Endpoint(const EndpointOptions& opt) {
   check(opt.role, "fi_av_open", fi_av_open(domain, &av_attr, &av, nullptr));
   fi_cq_attr cq_attr{};
   cq_attr.format = FI_CQ_FORMAT_DATA;
-  cq_attr.wait_obj = FI_WAIT_FD;
+  // Only the agent sleeps on its CQ; an initiator polls it, and a wait
+  // object would cost a signal write and read per completion.
+  const bool sleeps = std::strcmp(opt.role, "node agent") == 0;
+  cq_attr.wait_obj = sleeps ? FI_WAIT_FD : FI_WAIT_NONE;
   cq_attr.size = 4096;
   if (fi_cq_open(domain, &cq_attr, &cq, nullptr) != 0) {
     cq_attr.wait_obj = FI_WAIT_NONE;  // the loop then polls
     check(opt.role, "fi_cq_open", fi_cq_open(domain, &cq_attr, &cq, nullptr));
-  } else if (fi_control(&cq->fid, FI_GETWAIT, &wait_fd_) != 0) {
+  } else if (!sleeps || fi_control(&cq->fid, FI_GETWAIT, &wait_fd_) != 0) {
     wait_fd_ = -1;
   }
   check(opt.role, "fi_endpoint", fi_endpoint(domain, info, &ep, nullptr));
