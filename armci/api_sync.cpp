@@ -43,9 +43,27 @@ int PARMCI_WaitAll(void) {
   ARMCI_API_CATCH(kErrBadArg)
 }
 
-// Any pending handle aggregates further operations; nothing to switch.
-void PARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* h) { (void)h; }
-void PARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* h) { (void)h; }
+// Non-blocking operations on an aggregate handle to another node are
+// gathered into one message per node whatever their size (up to what one
+// message holds) and whatever ARMCI_OFI_COALESCE says, until a wait on the
+// handle, a fence, or another operation to that node sends them, as the
+// original ARMCI aggregated them.  The handle stays open (it is not
+// released when its puts are locally complete) until ARMCI_Wait.
+void PARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* h) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_SET_AGGREGATE_HANDLE");
+  if (!h) bad_arg("ARMCI_SET_AGGREGATE_HANDLE", "handle pointer is NULL");
+  r.handles.for_handle(h)->aggregate = true;
+  ARMCI_API_CATCH_VOID
+}
+
+void PARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* h) {
+  ARMCI_API_TRY
+  Runtime& r = checked_rt("ARMCI_UNSET_AGGREGATE_HANDLE");
+  if (!h) bad_arg("ARMCI_UNSET_AGGREGATE_HANDLE", "handle pointer is NULL");
+  if (Request* q = r.handles.lookup(*h)) q->aggregate = false;
+  ARMCI_API_CATCH_VOID
+}
 
 void PARMCI_Fence(int proc) {
   ARMCI_API_TRY

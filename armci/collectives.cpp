@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "armci/route.hpp"
 #include "armci/runtime.hpp"
 
 namespace armci::coll {
@@ -33,6 +34,7 @@ struct Op {
 };
 
 Op start(Runtime& rt, const Team& t, const char* call, const char* step) {
+  route::flush(rt);  // coalesced operations go before the collective's messages
   Op op{rt, {}, step};
   std::snprintf(op.stamp.call, sizeof op.stamp.call, "%s", call);
   op.stamp.seq = rt.mailbox.next_collective(t.ctx);

@@ -39,6 +39,7 @@ Request* Handles::for_handle(armci_hdl_t* h) {
   }
   Request& r = slots_[slot];
   r.in_use = true;
+  r.aggregate = false;
   r.pending = 0;
   ++r.gen;
   *h = encode(slot, r.gen);

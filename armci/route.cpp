@@ -17,12 +17,16 @@ using transport::Request;
 class Completion {
  public:
   Completion(Runtime& r, armci_hdl_t* h) : r_(r), h_(h) {
-    if (!h) req = &stack_;
-    else if (h != kImplicit) req = r.handles.for_handle(h);
+    if (!h) {
+      stack_.blocking = true;
+      req = &stack_;
+    } else if (h != kImplicit) {
+      req = r.handles.for_handle(h);
+    }
   }
   void finish() {
     if (!h_) r_.ofi->wait(stack_);
-    else if (req && req->pending.load(std::memory_order_acquire) == 0) r_.handles.release(h_);
+    else if (req && !req->aggregate && req->pending.load(std::memory_order_acquire) == 0) r_.handles.release(h_);
   }
   Request* req = nullptr;
 
@@ -183,6 +187,10 @@ void wait_all(Runtime& r) {
 
 void progress(Runtime& r) {
   if (r.ofi) r.ofi->progress();
+}
+
+void flush(Runtime& r) {
+  if (r.ofi) r.ofi->flush();
 }
 
 void learn_segment(Runtime& r, int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key) {

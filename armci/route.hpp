@@ -66,6 +66,9 @@ bool test(Runtime& r, armci_hdl_t* h);  // true: complete
 void wait_proc(Runtime& r, int proc);
 void wait_all(Runtime& r);
 void progress(Runtime& r);
+// Sends every batch of coalesced operations now (no wait): before a
+// collective, whose messages may reach other processes before a batch would.
+void flush(Runtime& r);
 
 // Registration keys of a new node allocation, from ARMCI_Malloc's exchange:
 // only the inter-node transport needs them.

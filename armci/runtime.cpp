@@ -59,6 +59,9 @@ transport::OfiContext Runtime::ofi_context() {
   c.stage_slot = knobs.OFI_STAGE_SLOT + transport::ofi::kStageHead;
   c.stage_cq_data = knobs.OFI_STAGE_CQ_DATA;
   c.eagain_timeout = knobs.OFI_EAGAIN_TIMEOUT;
+  c.coalesce.on = knobs.OFI_COALESCE;
+  c.coalesce.op_max = std::min<std::size_t>(knobs.OFI_COALESCE_MAX, transport::ofi::kBatchRoom / 2);
+  c.coalesce.delay_us = knobs.OFI_COALESCE_US;
   c.me = topo.me;
   for (int n = 0; n < topo.nnodes; ++n) {
     c.node_leader.push_back(topo.node_leader(n));

@@ -15,6 +15,7 @@
 #include "armci/armci.h"
 #include "transports/acc_kernels.hpp"
 #include "transports/ofi/am_check.hpp"
+#include "transports/ofi/batch_wire.hpp"
 #include "transports/shm_ops.hpp"
 #include "transports/signal.hpp"
 #include "transports/strided.hpp"
@@ -124,6 +125,24 @@ void write_seeds(const std::string& dir) {
   h.payload = 0;
   h.arg0 = 64 << 10;
   write_seed(dir, "staged_get_strided", h, &shape.w, sizeof shape.w);
+  // A batch: a put of 12 bytes (padded to 16), an accumulate of two
+  // doubles, a get of 24 bytes.
+  struct {
+    BatchRecord put;
+    char put_data[16];
+    BatchRecord acc;
+    double scale[2];
+    double acc_data[2];
+    BatchRecord get;
+  } batch{{1, 0, 0, 12, kHeap + 8192}, "twelve bytes",
+          {2, 0, ARMCI_ACC_DBL, 16, kHeap + 8256}, {1, 0}, {1, 2},
+          {3, 0, 0, 24, kHeap + 8192}};
+  h = AmHeader{};
+  h.origin = 1;
+  h.op = static_cast<uint16_t>(AmOp::Batch);
+  h.npieces = 3;
+  h.payload = sizeof batch;
+  write_seed(dir, "batch", h, &batch, sizeof batch);
 }
 
 }  // namespace
@@ -234,6 +253,23 @@ void run(const char* msg, std::size_t size, const AmLimits& lim) {
         std::abort();
       gather_side(static_cast<int>(w.levels), w.count, w.stride, w.first, w.pieces,
                   reinterpret_cast<const char*>(w.base), run.data() + at, len);
+      break;
+    }
+    case AmOp::Batch: {  // the agent's loop over the records
+      static char out[kAmMax];
+      std::size_t out_len = 0;
+      for_each_record(m.data, h.npieces, [&](const BatchItem& b) {
+        char* a = reinterpret_cast<char*>(b.addr);
+        if (b.kind == BatchKind::Get) {
+          if (out_len + b.len > kBatchReplyRoom) std::abort();
+          std::memcpy(out + out_len, a, b.len);
+          out_len += b.len;
+          return;
+        }
+        if (b.data + b.len > end || (b.scale && b.scale + kBatchScale > end)) std::abort();
+        if (b.kind == BatchKind::Acc) acc_apply(b.type, b.scale, b.data, a, b.len);
+        else std::memcpy(a, b.data, b.len);
+      });
       break;
     }
     default: break;

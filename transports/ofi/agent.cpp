@@ -18,6 +18,7 @@
 #include "transports/acc_kernels.hpp"
 #include "transports/ofi/am_check.hpp"
 #include "transports/ofi/am_protocol.hpp"
+#include "transports/ofi/batch_wire.hpp"
 #include "transports/ofi/fabric.hpp"
 #include "transports/ofi/ofi.hpp"
 #include "transports/shm_ops.hpp"
@@ -370,6 +371,27 @@ bool OfiAgentImpl::on_strided(const AmView& m, ReplyHeader&) {
 }
 bool OfiAgentImpl::on_acc_strided(const AmView& m, ReplyHeader& r) { return on_strided(m, r); }
 bool OfiAgentImpl::on_put_strided(const AmView& m, ReplyHeader& r) { return on_strided(m, r); }
+
+// A coalesced batch: its records in issue order, under the same locks as
+// the single operations; the gets' data goes back in one reply.
+bool OfiAgentImpl::on_batch(const AmView& m, ReplyHeader& r) {
+  char out[kAmMax];
+  std::size_t out_len = 0;
+  for_each_record(m.data, m.h.npieces, [&](const BatchItem& b) {
+    void* dst = reinterpret_cast<void*>(b.addr);
+    if (b.kind == BatchKind::Put) {
+      std::memcpy(dst, b.data, b.len);
+    } else if (b.kind == BatchKind::Acc) {
+      acc_locked(ctl(), base(), b.type, b.scale, b.data, dst, b.len);
+    } else {
+      std::memcpy(out + out_len, dst, b.len);
+      out_len += b.len;
+    }
+  });
+  r.len = static_cast<uint32_t>(out_len);
+  reply(m.h.origin, r, out, out_len);
+  return false;
+}
 
 bool OfiAgentImpl::on_rmw(const AmView& m, ReplyHeader& r) {
   const AmHeader& h = m.h;

@@ -5,6 +5,7 @@
 #include "armci/armci.h"
 #include "common/shared_sync.hpp"
 #include "transports/acc_kernels.hpp"
+#include "transports/ofi/batch_wire.hpp"
 #include "transports/ticket_lock.hpp"
 
 namespace armci::transport::ofi {
@@ -115,6 +116,41 @@ const char* check_signal(const AmHeader& h, const char* body, std::size_t room, 
   return nullptr;
 }
 
+// Records of a coalesced batch: each one whole inside the message, inside
+// the heap, of a known kind and accumulate type; together exactly the bytes
+// received, and the gets' data no more than one reply holds.
+const char* check_batch(const char* body, std::size_t room, const AmLimits& lim, AmView* v) {
+  const AmHeader& h = v->h;
+  if (h.npieces == 0) return "batch without records";
+  if (h.payload != room) return "batch size does not match the bytes received";
+  std::size_t at = 0, gets = 0;
+  for (uint32_t i = 0; i < h.npieces; ++i) {
+    if (room - at < sizeof(BatchRecord)) return "batch record beyond the message";
+    BatchRecord r;
+    std::memcpy(&r, body + at, sizeof r);
+    if (r.kind < static_cast<uint8_t>(BatchKind::Put) || r.kind > static_cast<uint8_t>(BatchKind::Get))
+      return "unknown kind of batch record";
+    const auto kind = static_cast<BatchKind>(r.kind);
+    if (r.len == 0 || r.len > kAmMax) return "batch record length out of range";
+    if (!am_in_heap(lim, r.addr, r.len)) return "batch record outside the node heap";
+    if (kind == BatchKind::Acc) {
+      const std::size_t es = acc_elem_size(r.type);
+      if (es == 0) return "unknown accumulate type";
+      if (r.len % es) return "accumulate record not a whole number of elements";
+    } else if (r.type != 0) {
+      return "type on a put or get record";
+    }
+    if (kind == BatchKind::Get) gets += r.len;
+    const std::size_t bytes = batch_record_bytes(kind, r.len);
+    if (bytes > room - at) return "batch record beyond the message";
+    at += bytes;
+  }
+  if (at != room) return "bytes after the last batch record";
+  if (gets > kBatchReplyRoom) return "batch gets do not fit one reply";
+  v->data = body;
+  return nullptr;
+}
+
 }  // namespace
 
 Signal AmView::to_signal() const {
@@ -187,6 +223,7 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
       if (const char* why = check_slot(h, lim)) return why;
       if (const char* why = check_get_answer(h, lim)) return why;
       return check_strided(body, room, lim, v, lim.stage_slot);
+    case AmOp::Batch: return check_batch(body, room, lim, v);
     default: return "unknown kind";
   }
 }

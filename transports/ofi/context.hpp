@@ -12,6 +12,7 @@
 #include "common/counter.hpp"
 #include "memory/node_control.hpp"
 #include "transports/ofi/am_protocol.hpp"
+#include "transports/ofi/coalescer.hpp"
 #include "transports/ofi/fabric.hpp"
 
 namespace armci::transport {
@@ -29,6 +30,9 @@ struct OfiStats {
   Counter seg_queries;     // lazy segment look-ups
   Counter key_searches;    // data-path key look-ups (the Target from ARMCI_Malloc did not hold the address)
   Counter written_back;    // staged get chunks an agent wrote back into our slot (ofi::kStagePush)
+  Counter coalesced;       // operations (pieces) that joined a batch (ARMCI_OFI_COALESCE)
+  Counter batches;         // batches sent as one active message
+  Counter timer_flushes;   // batches the timer sent (nothing else had within ARMCI_OFI_COALESCE_US)
   // Which libfabric calls met -FI_EAGAIN, how often, and for how long: tells
   // a connection set-up (few posts, long waits) from a full queue (many
   // posts, short waits).  Written under the initiator's lock.
@@ -59,6 +63,7 @@ struct OfiContext {
   std::size_t stage_slot = 0;     // ARMCI_OFI_STAGE_SLOT + ofi::kStageHead: bytes of one slot
   bool stage_cq_data = true;      // ARMCI_OFI_STAGE_CQ_DATA
   double eagain_timeout = 60;     // ARMCI_OFI_EAGAIN_TIMEOUT
+  CoalesceConfig coalesce;        // ARMCI_OFI_COALESCE*
   int me = 0;                     // my rank: the origin of my active messages
   // Per node (their number is the size): the rank whose agent serves it
   // (named in messages) and how many processes outside it may send to it

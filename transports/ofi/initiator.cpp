@@ -19,7 +19,9 @@ constexpr uint64_t kLocalKeyBase = uint64_t{1} << 32;  // keys of local-only reg
 
 }  // namespace
 
-OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint), caps(ep.caps) {
+OfiImpl::OfiImpl(const OfiContext& c)
+    : cfg(c), stats(*c.stats), ep(c.endpoint), caps(ep.caps),
+      batches(c.coalesce, static_cast<int>(c.node_leader.size())) {
   const int nnodes = static_cast<int>(cfg.node_leader.size());
   nodes.resize(static_cast<std::size_t>(nnodes));
   for (int n = 0; n < nnodes; ++n)  // the same budget the node's agent computes
@@ -54,7 +56,9 @@ OfiImpl::OfiImpl(const OfiContext& c) : cfg(c), stats(*c.stats), ep(c.endpoint),
   for (int i = 0; i < kCtxInitial; ++i) free_ctx.push_back(&ctx_store.emplace_back());
   free_ctx.reserve(4 * kCtxInitial);
   for (uint32_t t = 0; t < reply_bufs; ++t) {
-    pending.emplace_back().scatter.reserve(kScatterInitial);  // a message of more pieces grows its entry once
+    PendingAm& p = pending.emplace_back();
+    p.scatter.reserve(kScatterInitial);  // a message of more pieces grows its entry once
+    p.scatter_reqs.reserve(kScatterInitial);
     free_pending.push_back(reply_bufs - 1 - t);
   }
   for (int i = 0; i < static_cast<int>(reply_bufs); ++i) post_reply_recv(i);
@@ -88,6 +92,11 @@ void OfiImpl::release(OpCtx* c) { free_ctx.push_back(c); }
 void OfiImpl::account_local(int node, Request* req) {
   if (req) ++req->pending;
   else ++nodes[static_cast<std::size_t>(node)].implicit;
+}
+
+void OfiImpl::local_done(int node, Request* req) {
+  if (req) --req->pending;
+  else --nodes[static_cast<std::size_t>(node)].implicit;
 }
 
 int OfiImpl::take_send_buf() {
@@ -225,7 +234,7 @@ void OfiImpl::plan_ordering() {
                        (caps.has(FI_ORDER_SAR) ? 0 : kDrainReads) | (caps.has(FI_ORDER_SAS) ? 0 : kDrainAms));
 }
 
-void OfiImpl::order(int node, OpClass next) {
+void OfiImpl::order_only(int node, OpClass next) {
   const uint8_t m = drain_before[static_cast<int>(next)];
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   auto drain = [&](uint8_t bit, uint32_t NodeState::*field, const char* what) {
@@ -301,8 +310,8 @@ void* OfiImpl::local_desc(const void* p, std::size_t len) {
 // ---------------------------------------------------------------- Ofi API
 static_assert(Transport<Ofi>);
 
-Ofi::Ofi(const OfiContext& ctx) : impl_(std::make_unique<OfiImpl>(ctx)) {}
-Ofi::~Ofi() = default;
+Ofi::Ofi(const OfiContext& ctx) : impl_(std::make_unique<OfiImpl>(ctx)) { impl_->start_timer(); }
+Ofi::~Ofi() { impl_->stop_timer(); }
 std::string Ofi::address() const { return impl_->ep.name(); }
 void Ofi::connect(const std::vector<std::string>& agents) { impl_->ep.insert(agents, "node agent"); }
 
@@ -329,22 +338,25 @@ Target Ofi::resolve(int node, uintptr_t base, std::size_t len) {
   return t;
 }
 
-void Ofi::set_threaded(bool on) { impl_->threaded = on; }
+void Ofi::set_threaded(bool on) { impl_->threaded = on || impl_->timer.joinable(); }
 
 void OfiImpl::fence(int node) {
+  flush_batch(node);
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   if (s.quiet_fenced) flush_quiet(node);
   wait_until([&] { return s.writes == 0 && s.ams == 0 && s.atomics == 0; }, "remote completion (ARMCI_Fence)");
 }
 
 void OfiImpl::fence_all() {
-  // Every Flush on its way before the first wait: one round trip, not one per node.
+  // Every batch and Flush on its way before the first wait: one round trip, not one per node.
+  flush_batches();
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n)
     if (nodes[static_cast<std::size_t>(n)].quiet_fenced) flush_quiet(n);
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n) fence(n);
 }
 
 void OfiImpl::wait_node(int node) {
+  flush_batch(node);
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   wait_until([&] { return s.implicit == 0; }, "implicit non-blocking operations");
 }
@@ -361,17 +373,20 @@ void Ofi::fence_all() {
 
 void Ofi::quiesce() {
   OfiImpl::Guard g(*impl_);
+  impl_->flush_batches();
   for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) impl_->flush_quiet(n);
   impl_->fence_all();  // also waits for those Flushes: each counts in its node's ams
 }
 
 void Ofi::wait(Request& r) {
   OfiImpl::Guard g(*impl_);
+  if (r.pending.load(std::memory_order_acquire) != 0) impl_->flush_batches();  // its gets may be in one
   impl_->wait_until([&] { return r.pending.load(std::memory_order_acquire) == 0; }, "a non-blocking operation");
 }
 
 bool Ofi::test(Request& r) {
   OfiImpl::Guard g(*impl_);
+  if (r.pending.load(std::memory_order_acquire) != 0) impl_->flush_batches();
   impl_->progress();
   return r.pending.load(std::memory_order_acquire) == 0;
 }
@@ -388,11 +403,18 @@ void Ofi::wait_all() {
 
 void Ofi::progress() {
   OfiImpl::Guard g(*impl_);
+  impl_->flush_aged();
   impl_->progress();
+}
+
+void Ofi::flush() {
+  OfiImpl::Guard g(*impl_);
+  impl_->flush_batches();
 }
 
 bool Ofi::busy() const {
   OfiImpl::Guard g(*impl_);
+  if (impl_->open_batches) return true;  // progress() sends them once due
   for (const NodeState& s : impl_->nodes)
     if (s.writes || s.reads || s.ams || s.atomics || s.implicit || s.stage_writes) return true;
   return impl_->free_send.size() != kSendBufs;  // sends not yet complete

@@ -8,11 +8,13 @@
 #include <type_traits>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "transports/request.hpp"
 #include "common/wait.hpp"
 #include "transports/ofi/am_protocol.hpp"
+#include "transports/ofi/coalescer.hpp"
 #include "transports/ofi/context.hpp"
 #include "transports/ofi/fabric.hpp"
 #include "transports/ofi/ofi.hpp"
@@ -56,7 +58,8 @@ struct PendingAm {
   int node = -1;
   AmOp op{};
   ReplyHeader reply{};
-  std::vector<Piece> scatter;  // GetPieces: where the reply's data goes
+  std::vector<Piece> scatter;  // GetPieces, Batch: where the reply's data goes
+  std::vector<Request*> scatter_reqs;          // Batch: each piece's request (nullptr: implicit)
   Request* req = nullptr;                      // GetPieces: local completion
   int stage_slot = -1;                         // Staged: the slot the reply frees
   uint32_t retires = 0;                        // Flush: quiet signals its reply answers for
@@ -149,7 +152,12 @@ struct OfiImpl {
   void on_reply(const char* buf, std::size_t len);
   template <typename Pred>
   void wait_until(Pred&& pred, const char* what);
-  void order(int node, OpClass next);
+  // Sends node's open batch first (issue order), then order_only.
+  void order(int node, OpClass next) {
+    if (__builtin_expect(batches.is_open(node) || batches.sending(node), 0)) flush_batch(node);
+    order_only(node, next);
+  }
+  void order_only(int node, OpClass next);
   // Which counters must reach zero before each class of operation (by OpClass).
   enum : uint8_t { kDrainWrites = 1, kDrainReads = 2, kDrainAms = 4, kDrainAtomics = 8 };
   uint8_t drain_before[5] = {};
@@ -174,6 +182,7 @@ struct OfiImpl {
   };
   void post_retry(Retry op, ssize_t rc, int node, const char* what);
   void account_local(int node, Request* req);
+  void local_done(int node, Request* req);  // the reverse of account_local
   // NIC address and key of [addr, addr+len) on at.node: from the Target
   // when it holds addr (resolved at ARMCI_Malloc), else found in the segment
   // table (counted in stats.key_searches); len is clipped to the end of the
@@ -257,6 +266,34 @@ struct OfiImpl {
   void stage_out(int node, More&& more, Fill&& fill);
   template <typename More, typename Ask, typename Scatter>
   void stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter);
+
+  // Coalescing (initiator_coalesce.cpp): true if the operation joined a
+  // batch (puts and accumulates are then locally complete; gets count in
+  // req until the reply).
+  Coalescer batches;
+  int open_batches = 0;  // nodes whose batch is open
+  bool aggregate(const Request* req) const;
+  bool joins_batch(int node, std::size_t len, const Request* req, bool blocking) const;
+  Batch& batch_for(int node, ofi::BatchKind k, std::size_t len);
+  bool coalesce_put(int node, const Target& at, const void* src, uintptr_t dst, std::size_t n, Request* req);
+  bool coalesce_get(int node, const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req);
+  bool coalesce_acc(int node, int type, const void* scale, Pieces p);
+  bool coalesce_pieces(bool is_write, const Target& at, Pieces p, Request* req);
+  void flush_batch(int node);
+  bool send_alone(int node, Batch& b);
+  void flush_batches();
+  int flush_aged(int64_t opened_before_ns);  // returns the batches sent
+  void flush_aged();                         // those open longer than ARMCI_OFI_COALESCE_US
+  // The timer that sends batches nobody else does (initiator_coalesce.cpp).
+  std::thread timer;
+  std::atomic<uint32_t> timer_word{0};
+  std::atomic<bool> timer_ticking{false};
+  std::atomic<bool> timer_stop{false};
+  std::atomic<int64_t> timer_last_open{0};
+  void start_timer();
+  void stop_timer();
+  void wake_timer();
+  void timer_main();
 
   // Native atomics (initiator_atomic.cpp)
   void probe_atomics();

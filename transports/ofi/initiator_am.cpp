@@ -73,6 +73,7 @@ uint32_t OfiImpl::take_token(int node, AmOp op) {
   p.done = false;
   p.reply = ReplyHeader{};
   p.scatter.clear();  // capacity kept: a reused entry allocates nothing
+  p.scatter_reqs.clear();
   p.req = nullptr;
   p.stage_slot = -1;
   p.retires = 0;
@@ -153,6 +154,7 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
   if (len < sizeof r) fatal("ARMCI", "short reply (%zu bytes) from a node agent", len);
   ++stats.am_replies;
   std::memcpy(&r, buf, sizeof r);
+  if (r.len > len - sizeof r) fatal("ARMCI", "reply from a node agent announces %u bytes but carries %zu", r.len, len - sizeof r);
   answered(r, buf + sizeof r);
 }
 
@@ -199,14 +201,20 @@ void OfiImpl::answered(const ReplyHeader& r, const char* data) {
           ofi::am_op_name(static_cast<int>(p.op)), r.status);
   if (kind == ofi::AmReply::Waited) return;  // the waiter reads the reply and frees the entry
   if (kind == ofi::AmReply::Scatter) {
+    std::size_t want = 0;
+    for (const auto& q : p.scatter) want += q.bytes;
+    if (r.len != want)
+      fatal("ARMCI", "node %d's agent answered %s with %u bytes where %zu were asked for", p.node,
+            ofi::am_op_name(static_cast<int>(p.op)), r.len, want);
     stats.remote_bytes += r.len;  // data that came back across the network
     const char* d = data;
-    for (const auto& q : p.scatter) {
+    for (std::size_t i = 0; i < p.scatter.size(); ++i) {
+      const Piece& q = p.scatter[i];
       std::memcpy(const_cast<void*>(q.local), d, q.bytes);
       d += q.bytes;
+      if (p.op == AmOp::Batch) local_done(p.node, p.scatter_reqs[i]);  // one request per get
     }
-    if (p.req) --p.req->pending;
-    else --s.implicit;
+    if (p.op != AmOp::Batch) local_done(p.node, p.req);
   }
   // Nobody waits for the rest individually: fences count them.
   p.scatter.clear();
@@ -284,6 +292,7 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
 // ---------------------------------------------------------------- Ofi API
 void OfiImpl::acc(const Target& at, int type, const void* scale, Pieces p) {
   if (native_acc_ok(type)) return native_acc(at, type, scale, p);
+  if (coalesce_acc(at.node, type, scale, p)) return;
   order(at.node, OpClass::Am);
   pieces_am(at.node, AmOp::Acc, type, scale, p, nullptr);
 }

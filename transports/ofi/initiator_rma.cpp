@@ -112,6 +112,7 @@ void OfiImpl::rma_iov(bool is_write, const Target& at, Pieces p, std::size_t fir
 void OfiImpl::pieces(bool is_write, const Target& at, Pieces p, Request* req) {
   const int node = at.node;
   if (p.empty()) return;
+  if (coalesce_pieces(is_write, at, p, req)) return;
   if (p.size() == 1) return rma(is_write, at, p[0].local, p[0].remote, p[0].bytes, req);
   std::size_t total = 0;
   for (const auto& q : p) total += q.bytes;
@@ -154,11 +155,13 @@ Pieces strided_pieces(const void* local, uintptr_t remote, const StridedShape& s
 // ---------------------------------------------------------------- Ofi API
 void Ofi::put(const Target& at, const void* src, uintptr_t dst, std::size_t n, Request* req) {
   OfiImpl::Guard g(*impl_);
+  if (impl_->coalesce_put(at.node, at, src, dst, n, req)) return;
   impl_->rma(true, at, src, dst, n, req);
 }
 
 void Ofi::get(const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req) {
   OfiImpl::Guard g(*impl_);
+  if (impl_->coalesce_get(at.node, at, src, dst, n, req)) return;
   impl_->rma(false, at, dst, src, n, req);
 }
 

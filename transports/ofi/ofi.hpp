@@ -87,6 +87,7 @@ class Ofi {
   void wait_node(int node);  // local completion of implicit operations
   void wait_all();
   void progress();
+  void flush();  // every open batch of coalesced operations on its way, no wait
   // Operations of this process still in flight (sends, RMA, unanswered AMs).
   bool busy() const;
 

@@ -1,0 +1,302 @@
+// Coalesced small operations (ARMCI_OFI_COALESCE): non-blocking puts,
+// accumulates and gets to another node travel in batches.  Each test fails
+// if a coalesced operation is lost, applied twice, applied out of issue
+// order, or still missing after a fence; one checks the timer sends a batch
+// nobody flushes.  On one node (and with ARMCI_OFI_COALESCE=0) the same
+// checks hold for the plain paths.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "mp_check.hpp"
+
+using mp::me;
+using mp::nproc;
+
+namespace {
+
+bool multi_node() { return armci_domain_count(ARMCI_DOMAIN_SMP) > 1; }
+
+// The first process of another node after `origin` (its right neighbour
+// on one node).
+int target_of(int origin) {
+  const int node = armci_domain_id(ARMCI_DOMAIN_SMP, origin);
+  for (int k = 1; k < nproc(); ++k)
+    if (armci_domain_id(ARMCI_DOMAIN_SMP, (origin + k) % nproc()) != node) return (origin + k) % nproc();
+  return (origin + 1) % nproc();
+}
+int target() { return target_of(me()); }
+
+bool coalescing() {
+  const char* v = std::getenv("ARMCI_OFI_COALESCE");
+  return multi_node() && !(v && std::string(v) == "0");
+}
+
+// The sockets provider's round trips take milliseconds here: fewer rounds.
+int scaled(int n) {
+  const char* p = std::getenv("ARMCI_OFI_PROVIDER");
+  return multi_node() && p && std::string(p) == "sockets" ? n / 5 : n;
+}
+
+constexpr int kWords = 96;  // per origin
+
+}  // namespace
+
+class Coalesce : public mp::MpTest {};
+
+// Random sequences of puts and accumulates to overlapping words, small
+// (coalesced) and larger than ARMCI_OFI_COALESCE_MAX (not), non-blocking and
+// blocking mixed: the result after a fence is the sequential one only if
+// every operation arrived once, in issue order.
+TEST_F(Coalesce, PutsAndAccumulatesKeepIssueOrder) {
+  const std::size_t per = static_cast<std::size_t>(kWords) * 4;  // room for 2 KiB runs
+  mp::Shared<long> a(per * static_cast<std::size_t>(nproc()));
+  std::memset(a.mine(), 0, per * static_cast<std::size_t>(nproc()) * sizeof(long));
+  ARMCI_Barrier();
+  const int t = target();
+  long* remote = a.of(t) + per * static_cast<std::size_t>(me());
+  std::vector<long> expect(per, 0);
+  auto rng = mp::rng(static_cast<uint64_t>(me()) + 11);
+  std::vector<std::vector<long>> sources;  // each put's source stays untouched until the fence
+  const int ops = scaled(3000);
+  long one = 1;
+  for (int k = 0; k < ops; ++k) {
+    const int size_class = static_cast<int>(rng() % 8);
+    const int words = size_class == 0   ? 257 + static_cast<int>(rng() % 127)  // above 2 KiB
+                      : size_class <= 2 ? 1 + static_cast<int>(rng() % 256)
+                                        : 1 + static_cast<int>(rng() % 4);
+    const int at = static_cast<int>(rng() % (per - static_cast<std::size_t>(words) + 1));
+    const int kind = static_cast<int>(rng() % 4);
+    std::vector<long> src(static_cast<std::size_t>(words));
+    for (int i = 0; i < words; ++i) src[static_cast<std::size_t>(i)] = static_cast<long>(rng() % 1000) + k * 1000;
+    const int bytes = words * static_cast<int>(sizeof(long));
+    if (kind == 0) {
+      ARMCI_NbPut(src.data(), remote + at, bytes, t, nullptr);
+    } else if (kind == 1) {
+      ARMCI_Put(src.data(), remote + at, bytes, t);
+    } else {
+      ARMCI_Acc(ARMCI_ACC_LNG, &one, src.data(), remote + at, bytes, t);
+    }
+    for (int i = 0; i < words; ++i) {
+      long& e = expect[static_cast<std::size_t>(at + i)];
+      e = kind < 2 ? src[static_cast<std::size_t>(i)] : e + src[static_cast<std::size_t>(i)];
+    }
+    sources.push_back(std::move(src));
+    if (k % 97 == 0) sources.clear();  // non-blocking puts are locally complete at once
+  }
+  ARMCI_Fence(t);
+  std::vector<long> back(per);
+  ARMCI_Get(remote, back.data(), static_cast<int>(per * sizeof(long)), t);
+  EXPECT_TRUE(mp::same(back, expect)) << "remote words after the fence, as read back";
+  ARMCI_Barrier();
+}
+
+// A get returns what this process put there before it, whether both sit in
+// one batch, the get is blocking, or the put is blocking; a get issued
+// before a put returns the old value.
+TEST_F(Coalesce, GetsSeeEarlierPutsOnly) {
+  constexpr int kMax = 400;
+  mp::Shared<long> a(static_cast<std::size_t>(kMax) * static_cast<std::size_t>(nproc()));
+  std::memset(a.mine(), 0, static_cast<std::size_t>(kMax) * static_cast<std::size_t>(nproc()) * sizeof(long));
+  ARMCI_Barrier();
+  const int t = target();
+  long* remote = a.of(t) + kMax * me();
+  const int rounds = scaled(500);
+  for (int r = 0; r < rounds; ++r) {
+    const int words = 1 + (r * 7) % kMax;  // 8 B to 3.2 KiB: coalesced and not
+    std::vector<long> v(static_cast<std::size_t>(words)), old(v.size(), -1), got(v.size(), -1), got2(v.size(), -1);
+    for (int i = 0; i < words; ++i) v[static_cast<std::size_t>(i)] = r * 1000L + i + 1;
+    const int bytes = words * static_cast<int>(sizeof(long));
+    ARMCI_NbGet(remote, old.data(), bytes, t, nullptr);  // before the put: the previous round's
+    ARMCI_NbPut(v.data(), remote, bytes, t, nullptr);
+    armci_hdl_t h;
+    ARMCI_INIT_HANDLE(&h);
+    ARMCI_NbGet(remote, got.data(), bytes, t, &h);
+    ARMCI_Wait(&h);
+    ARMCI_Get(remote, got2.data(), bytes, t);
+    ARMCI_WaitAll();
+    EXPECT_TRUE(mp::same(got, v)) << "round " << r << ": non-blocking get after a put";
+    EXPECT_TRUE(mp::same(got2, v)) << "round " << r << ": blocking get after a put";
+    if (r > 0 && old[0] != (r - 1) * 1000L + 1)
+      ADD_FAILURE() << "round " << r << ": get issued before the put read " << old[0];
+    if (HasFailure()) break;
+  }
+  ARMCI_Fence(t);
+  ARMCI_Barrier();
+}
+
+// Data put before a fence is in the target's memory when the barrier after
+// that fence returns, for every way of fencing.
+TEST_F(Coalesce, FenceThenBarrierMakesBatchesVisible) {
+  const int t = target();
+  mp::Shared<long> a(static_cast<std::size_t>(kWords) * static_cast<std::size_t>(nproc()));
+  const int rounds = scaled(60);
+  for (int r = 0; r < rounds; ++r) {
+    long* mine = a.mine();
+    for (int i = 0; i < kWords * nproc(); ++i) mine[i] = -1;
+    ARMCI_Barrier();
+    long* remote = a.of(t) + kWords * me();
+    std::vector<long> v(kWords);
+    const bool counted = coalescing() && !ARMCI_Same_node(t);
+    const long batches0 = counted ? mp::ofi_stat("batches") : 0;
+    for (int i = 0; i < kWords; ++i) {
+      v[static_cast<std::size_t>(i)] = r * 10000L + me() * 100 + i;
+      ARMCI_NbPut(&v[static_cast<std::size_t>(i)], remote + i, sizeof(long), t, nullptr);
+    }
+    // A barrier that fences nothing itself: the fence must have done it.
+    switch (r % 3) {
+      case 0: ARMCI_Fence(t); break;
+      case 1: ARMCI_AllFence(); break;
+      default: ARMCI_Barrier(); break;
+    }
+    // Deterministic where the barrier's own messages could overtake a batch
+    // the fence forgot: the fence itself sent it.
+    if (counted) {
+      EXPECT_GT(mp::ofi_stat("batches"), batches0) << "round " << r << ": the fence sent no batch";
+    }
+    if (r % 3 != 2) armci_msg_barrier();
+    // Everything written to me is here now.
+    int missing = 0;
+    for (int o = 0; o < nproc(); ++o) {
+      if (target_of(o) != me()) continue;
+      for (int i = 0; i < kWords; ++i)
+        if (mp::load_acquire(&mine[o * kWords + i]) != r * 10000L + o * 100 + i) ++missing;
+    }
+    EXPECT_EQ(missing, 0) << "round " << r << ": words not in place after fence + barrier";
+    ARMCI_Barrier();
+  }
+}
+
+// A batch leaves by itself within ARMCI_OFI_COALESCE_US (default 1 ms) while
+// its process makes no call at all: the target sees the data long before
+// the origin's next call.
+TEST_F(Coalesce, BatchLeavesWithoutFurtherCalls) {
+  mp::Shared<long> a(static_cast<std::size_t>(nproc()));
+  for (int i = 0; i < nproc(); ++i) a.mine()[i] = 0;
+  ARMCI_Barrier();
+  const int t = target();
+  const long before = coalescing() ? mp::ofi_stat("timer_flushes") : 0;
+  long v = 1000 + me();
+  ARMCI_NbPut(&v, a.of(t) + me(), sizeof v, t, nullptr);
+  // The words of those that target me, awaited without any call; then stay
+  // out of the library long enough for the others to see mine.
+  int seen = 0, expected = 0;
+  for (int o = 0; o < nproc(); ++o) {
+    if (target_of(o) != me()) continue;
+    ++expected;
+    const long* w = a.mine() + o;
+    seen += mp::wait_until([&] { return mp::load_acquire(w) == 1000 + o; }, 0.3) ? 1 : 0;
+  }
+  usleep(400000);
+  EXPECT_EQ(seen, expected) << "a batch waited for its process's next call";
+  if (coalescing()) {
+    EXPECT_GT(mp::ofi_stat("timer_flushes"), before);
+  }
+  ARMCI_Barrier();
+}
+
+// With ARMCI_SET_AGGREGATE_HANDLE, non-blocking operations of any size up to
+// half a message travel together until the wait, coalescing on or off.
+TEST_F(Coalesce, AggregateHandleGathersItsOperations) {
+  constexpr int kPuts = 8, kBytes = 4096;
+  mp::Shared<char> a(static_cast<std::size_t>(kPuts) * kBytes * static_cast<std::size_t>(nproc()));
+  const int t = target();
+  char* remote = a.of(t) + static_cast<std::size_t>(me()) * kPuts * kBytes;
+  std::vector<char> src(static_cast<std::size_t>(kPuts) * kBytes), back(src.size());
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<char>(i * 7 + me());
+  const long msgs0 = multi_node() ? mp::ofi_stat("active_messages") + mp::ofi_stat("remote_ops") : 0;
+  armci_hdl_t h;
+  ARMCI_INIT_HANDLE(&h);
+  ARMCI_SET_AGGREGATE_HANDLE(&h);
+  for (int k = 0; k < kPuts; ++k) ARMCI_NbPut(&src[static_cast<std::size_t>(k) * kBytes], remote + k * kBytes, kBytes, t, &h);
+  ARMCI_Wait(&h);
+  ARMCI_UNSET_AGGREGATE_HANDLE(&h);
+  ARMCI_Fence(t);
+  if (multi_node() && !ARMCI_Same_node(t)) {
+    const long msgs = mp::ofi_stat("active_messages") + mp::ofi_stat("remote_ops") - msgs0;
+    EXPECT_LE(msgs, 4) << "messages for " << kPuts << " aggregated puts of " << kBytes << " bytes";
+  }
+  ARMCI_Get(remote, back.data(), static_cast<int>(back.size()), t);
+  EXPECT_TRUE(mp::same(back, src));
+  ARMCI_Barrier();
+}
+
+// Many small non-blocking puts and gets cost a few messages, not one each;
+// every get lands in its own buffer and completes its own handle.
+TEST_F(Coalesce, ManySmallOperationsFewMessages) {
+  constexpr int kOps = 256;
+  mp::Shared<long> a(static_cast<std::size_t>(kOps) * static_cast<std::size_t>(nproc()));
+  const int t = target();
+  long* remote = a.of(t) + kOps * me();
+  std::vector<long> v(kOps), got(kOps, -1);
+  for (int i = 0; i < kOps; ++i) v[static_cast<std::size_t>(i)] = me() * 100000L + i;
+  const bool counted = multi_node() && !ARMCI_Same_node(t);
+  const long am0 = counted ? mp::ofi_stat("active_messages") : 0, ops0 = counted ? mp::ofi_stat("remote_ops") : 0;
+  for (int i = 0; i < kOps; ++i) ARMCI_NbPut(&v[static_cast<std::size_t>(i)], remote + i, sizeof(long), t, nullptr);
+  std::vector<armci_hdl_t> h(kOps);
+  for (int i = 0; i < kOps; ++i) {
+    ARMCI_INIT_HANDLE(&h[static_cast<std::size_t>(i)]);
+    ARMCI_NbGet(remote + i, &got[static_cast<std::size_t>(i)], sizeof(long), t, &h[static_cast<std::size_t>(i)]);
+  }
+  for (int i = kOps - 1; i >= 0; --i) ARMCI_Wait(&h[static_cast<std::size_t>(i)]);
+  ARMCI_Fence(t);
+  EXPECT_TRUE(mp::same(got, v));
+  if (counted && coalescing()) {
+    const long msgs = mp::ofi_stat("active_messages") - am0 + mp::ofi_stat("remote_ops") - ops0;
+    EXPECT_LE(msgs, 8) << "messages for " << kOps << " puts and " << kOps << " gets of 8 bytes";
+    EXPECT_GE(mp::ofi_stat("coalesced"), 2 * kOps - 2);
+  }
+  ARMCI_Barrier();
+}
+
+// Small strided and vector transfers coalesce too: their pieces keep their
+// order with the contiguous operations around them.
+TEST_F(Coalesce, SmallStridedAndVectorPieces) {
+  constexpr int kRows = 8, kRow = 4;  // 8 rows of 4 longs, every other row
+  mp::Shared<long> a(static_cast<std::size_t>(2 * kRows * kRow) * static_cast<std::size_t>(nproc()));
+  const int t = target();
+  long* remote = a.of(t) + 2 * kRows * kRow * me();
+  std::vector<long> expect(2 * kRows * kRow, 0), src(expect.size());
+  ARMCI_Put(expect.data(), remote, static_cast<int>(expect.size() * sizeof(long)), t);
+  int stride[1] = {2 * kRow * static_cast<int>(sizeof(long))};
+  int count[2] = {kRow * static_cast<int>(sizeof(long)), kRows};
+  long one = 1;
+  const int rounds = scaled(200);
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = r * 1000L + static_cast<long>(i);
+    if (r % 3 == 0) {
+      ARMCI_NbPutS(src.data(), stride, remote, stride, count, 1, t, nullptr);
+      for (int row = 0; row < kRows; ++row)
+        for (int i = 0; i < kRow; ++i) expect[static_cast<std::size_t>(2 * row * kRow + i)] = src[static_cast<std::size_t>(2 * row * kRow + i)];
+    } else if (r % 3 == 1) {
+      ARMCI_AccS(ARMCI_ACC_LNG, &one, src.data(), stride, remote, stride, count, 1, t);
+      for (int row = 0; row < kRows; ++row)
+        for (int i = 0; i < kRow; ++i) expect[static_cast<std::size_t>(2 * row * kRow + i)] += src[static_cast<std::size_t>(2 * row * kRow + i)];
+    } else {
+      void* sp[kRows];
+      void* dp[kRows];
+      for (int row = 0; row < kRows; ++row) {
+        sp[row] = &src[static_cast<std::size_t>((2 * row + 1) * kRow)];
+        dp[row] = remote + (2 * row + 1) * kRow;
+        for (int i = 0; i < kRow; ++i) expect[static_cast<std::size_t>((2 * row + 1) * kRow + i)] = src[static_cast<std::size_t>((2 * row + 1) * kRow + i)];
+      }
+      armci_giov_t d = {sp, dp, kRows, kRow * static_cast<int>(sizeof(long))};
+      ARMCI_PutV(&d, 1, t);
+    }
+    long w = r;
+    ARMCI_NbPut(&w, remote, sizeof w, t, nullptr);  // word 0, after the shape
+    expect[0] = r;
+  }
+  std::vector<long> back(expect.size(), -1);
+  ARMCI_GetS(remote, stride, back.data(), stride, count, 1, t);  // strided get of the even rows
+  std::vector<long> all(expect.size(), -1);
+  ARMCI_Get(remote, all.data(), static_cast<int>(all.size() * sizeof(long)), t);
+  EXPECT_TRUE(mp::same(all, expect));
+  for (int row = 0; row < kRows; ++row)
+    for (int i = 0; i < kRow; ++i)
+      EXPECT_EQ(back[static_cast<std::size_t>(2 * row * kRow + i)], expect[static_cast<std::size_t>(2 * row * kRow + i)]);
+  ARMCI_Barrier();
+}

@@ -1,0 +1,200 @@
+// Batches of coalesced operations (transports/ofi/coalescer.hpp,
+// batch_wire.hpp): what the initiator builds, the agent's decoder accepts
+// record for record, and what it must refuse.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "armci/armci.h"
+#include "transports/ofi/am_check.hpp"
+#include "transports/ofi/batch_wire.hpp"
+#include "transports/ofi/coalescer.hpp"
+
+using namespace armci::transport;
+using namespace armci::transport::ofi;
+
+namespace {
+
+constexpr uintptr_t kHeap = 0x10000;
+constexpr std::size_t kHeapBytes = 1 << 20;
+
+AmLimits limits() {
+  AmLimits l;
+  l.heap_lo = kHeap;
+  l.heap_bytes = kHeapBytes;
+  l.nprocs = 4;
+  return l;
+}
+
+std::vector<char> message(const Batch& b) {
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::Batch);
+  h.origin = 1;
+  h.npieces = b.count();
+  h.payload = static_cast<uint32_t>(b.bytes());
+  std::vector<char> m(sizeof h + b.bytes());
+  std::memcpy(m.data(), &h, sizeof h);
+  std::memcpy(m.data() + sizeof h, b.records(), b.bytes());
+  return m;
+}
+
+const char* decode(const std::vector<char>& m, AmView* v = nullptr) {
+  AmView local;
+  bool origin_ok = false;
+  return am_decode(m.data(), m.size(), limits(), v ? v : &local, &origin_ok);
+}
+
+std::string why(const std::vector<char>& m) {
+  const char* w = decode(m);
+  return w ? w : "";
+}
+
+}  // namespace
+
+TEST(Batch, RecordsRoundTripInIssueOrder) {
+  Batch b;
+  const char put_data[12] = "twelve byte";
+  const double scale[2] = {2.0, 0.0};
+  const double acc_data[3] = {1, 2, 3};
+  char get_dst[40];
+  Request req;
+  ASSERT_TRUE(b.fits(BatchKind::Put, sizeof put_data));
+  b.put(kHeap + 8, put_data, sizeof put_data);
+  b.acc(ARMCI_ACC_DBL, scale, sizeof(double), kHeap + 64, acc_data, sizeof acc_data);
+  b.get(kHeap + 128, get_dst, sizeof get_dst, &req);
+  b.get(kHeap + 256, get_dst, 8, nullptr);
+  EXPECT_EQ(b.count(), 4u);
+  EXPECT_EQ(b.bytes(), batch_record_bytes(BatchKind::Put, 12) + batch_record_bytes(BatchKind::Acc, 24) +
+                           2 * sizeof(BatchRecord));
+  ASSERT_EQ(b.gets().size(), 2u);
+  EXPECT_EQ(b.gets()[0].req, &req);
+  EXPECT_EQ(b.get_bytes(), 48u);
+  const std::vector<char> m = message(b);
+  AmView v;
+  ASSERT_EQ(decode(m, &v), nullptr);
+  std::vector<BatchItem> items;
+  for_each_record(v.data, v.h.npieces, [&](const BatchItem& i) { items.push_back(i); });
+  ASSERT_EQ(items.size(), 4u);
+  EXPECT_EQ(items[0].kind, BatchKind::Put);
+  EXPECT_EQ(items[0].addr, kHeap + 8);
+  EXPECT_EQ(std::memcmp(items[0].data, put_data, sizeof put_data), 0);
+  EXPECT_EQ(items[1].kind, BatchKind::Acc);
+  EXPECT_EQ(items[1].type, ARMCI_ACC_DBL);
+  double s;
+  std::memcpy(&s, items[1].scale, sizeof s);
+  EXPECT_EQ(s, 2.0);
+  EXPECT_EQ(std::memcmp(items[1].data, acc_data, sizeof acc_data), 0);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(items[1].data) % 8, reinterpret_cast<uintptr_t>(v.data) % 8)
+      << "accumulate data keeps the message's 8-byte alignment";
+  EXPECT_EQ(items[2].kind, BatchKind::Get);
+  EXPECT_EQ(items[2].len, 40u);
+  EXPECT_EQ(items[3].addr, kHeap + 256);
+  b.clear();
+  EXPECT_TRUE(b.empty());
+  EXPECT_TRUE(b.gets().empty());
+}
+
+TEST(Batch, FitsOneMessageAndOneReply) {
+  Batch b;
+  std::vector<char> src(1000, 1), dst(kBatchReplyRoom);
+  std::size_t puts = 0;
+  while (b.fits(BatchKind::Put, src.size())) {
+    b.put(kHeap, src.data(), src.size());
+    ++puts;
+  }
+  EXPECT_EQ(puts, kBatchRoom / batch_record_bytes(BatchKind::Put, 1000));
+  EXPECT_LE(b.bytes(), kBatchRoom);
+  EXPECT_EQ(decode(message(b)), nullptr);
+  // Gets are bounded by the reply: one of the whole reply fits, one byte more does not.
+  Batch g;
+  EXPECT_FALSE(g.fits(BatchKind::Get, kBatchReplyRoom + 1));
+  ASSERT_TRUE(g.fits(BatchKind::Get, kBatchReplyRoom));
+  g.get(kHeap, dst.data(), kBatchReplyRoom, nullptr);
+  EXPECT_FALSE(g.fits(BatchKind::Get, 1));
+  EXPECT_TRUE(g.fits(BatchKind::Put, 8));
+  EXPECT_EQ(decode(message(g)), nullptr);
+}
+
+TEST(Batch, DecoderRefusesMalformedRecords) {
+  Batch b;
+  const long v = 7;
+  b.put(kHeap, &v, sizeof v);
+  b.get(kHeap + 64, nullptr, 8, nullptr);
+  const std::vector<char> good = message(b);
+  ASSERT_EQ(decode(good), nullptr);
+  const std::size_t first = sizeof(AmHeader);
+  auto with = [&](auto&& edit) {
+    std::vector<char> m = good;
+    edit(m);
+    return m;
+  };
+  auto record = [&](std::vector<char>& m, std::size_t at, auto&& edit) {
+    BatchRecord r;
+    std::memcpy(&r, m.data() + at, sizeof r);
+    edit(r);
+    std::memcpy(m.data() + at, &r, sizeof r);
+  };
+  const std::size_t second = first + batch_record_bytes(BatchKind::Put, 8);
+  EXPECT_EQ(why(with([&](auto& m) { record(m, first, [](BatchRecord& r) { r.kind = 4; }); })),
+            "unknown kind of batch record");
+  EXPECT_EQ(why(with([&](auto& m) { record(m, first, [](BatchRecord& r) { r.len = 0; }); })),
+            "batch record length out of range");
+  EXPECT_EQ(why(with([&](auto& m) { record(m, second, [](BatchRecord& r) { r.addr = kHeap + kHeapBytes - 4; }); })),
+            "batch record outside the node heap");
+  EXPECT_EQ(why(with([&](auto& m) { record(m, second, [](BatchRecord& r) { r.addr = kHeap - 8; }); })),
+            "batch record outside the node heap");
+  EXPECT_EQ(why(with([&](auto& m) { record(m, first, [](BatchRecord& r) { r.type = ARMCI_ACC_DBL; }); })),
+            "type on a put or get record");
+  // A put whose length runs past the message.
+  EXPECT_EQ(why(with([&](auto& m) { record(m, second, [](BatchRecord& r) { r.kind = 1; }); })),
+            "batch record beyond the message");
+  EXPECT_EQ(why(with([&](auto& m) { m.push_back(0); })), "batch size does not match the bytes received");
+  EXPECT_EQ(why(with([&](auto& m) {
+              m.resize(m.size() + 8);
+              AmHeader h;
+              std::memcpy(&h, m.data(), sizeof h);
+              h.payload += 8;
+              std::memcpy(m.data(), &h, sizeof h);
+            })),
+            "bytes after the last batch record");
+  EXPECT_EQ(why(with([&](auto& m) {
+              AmHeader h;
+              std::memcpy(&h, m.data(), sizeof h);
+              h.npieces = 3;
+              std::memcpy(m.data(), &h, sizeof h);
+            })),
+            "batch record beyond the message");
+  // Accumulates: a known type and whole elements.
+  Batch a;
+  const double d[2] = {1, 2};
+  a.acc(ARMCI_ACC_DBL, d, 8, kHeap, d, sizeof d);
+  const std::vector<char> acc = message(a);
+  ASSERT_EQ(decode(acc), nullptr);
+  std::vector<char> m = acc;
+  record(m, first, [](BatchRecord& r) { r.type = 99; });
+  EXPECT_EQ(why(m), "unknown accumulate type");
+  m = acc;
+  record(m, first, [](BatchRecord& r) { r.type = ARMCI_ACC_CPL; r.len = 12; });
+  EXPECT_EQ(why(m), "accumulate record not a whole number of elements");
+}
+
+TEST(Batch, TakesBySizeAndAggregateHandles) {
+  CoalesceConfig on;
+  on.op_max = 2048;
+  Coalescer c(on, 3);
+  EXPECT_TRUE(c.takes(2048, false));
+  EXPECT_FALSE(c.takes(2049, false));
+  EXPECT_TRUE(c.takes(4096, true)) << "an aggregate handle gathers larger operations";
+  EXPECT_FALSE(c.takes(kBatchRoom, true));
+  CoalesceConfig off = on;
+  off.on = false;
+  Coalescer d(off, 3);
+  EXPECT_FALSE(d.takes(8, false));
+  EXPECT_TRUE(d.takes(8, true)) << "aggregate handles gather with coalescing off";
+  EXPECT_FALSE(c.is_open(1));
+  EXPECT_EQ(c.open_since(1), 0);
+  c.mark_open(1, 42);
+  EXPECT_EQ(c.open_since(1), 42);
+}

@@ -1,0 +1,283 @@
+// Coalesced small operations (transports/ofi/coalescer.hpp): appending them
+// to a node's batch, sending the batch, and the timer that sends a batch
+// nobody else does within ARMCI_OFI_COALESCE_US.
+#include <time.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "common/log.hpp"
+#include "common/wait.hpp"
+#include "transports/acc_kernels.hpp"
+#include "transports/ofi/initiator.hpp"
+
+namespace armci::transport {
+
+using ofi::BatchKind;
+
+namespace {
+
+int64_t now_ns() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return int64_t{t.tv_sec} * 1000000000 + t.tv_nsec;
+}
+
+// A timer that found nothing to do for this long sleeps until a batch opens.
+constexpr int64_t kTimerIdleNs = 50'000'000;
+
+}  // namespace
+
+bool OfiImpl::aggregate(const Request* req) const { return req && req->aggregate; }
+
+// Whether an operation of len bytes to node joins a batch.  Non-blocking
+// ones do (more usually follow before their wait).  A blocking one (its
+// request says so; accumulates are blocking by contract) does only while a batch is
+// open or something of ours to that node is still on its way: to an idle
+// node it leaves at once, as without coalescing, so a lone blocking put or
+// get keeps its latency and opens no batch for the timer to watch (the
+// Nagle rule of TCP).
+bool OfiImpl::joins_batch(int node, std::size_t len, const Request* req, bool blocking) const {
+  if (aggregate(req)) return batches.takes(len, true);
+  if (!batches.takes(len, false)) return false;
+  if (batches.is_open(node) || !blocking) return true;
+  const NodeState& s = nodes[static_cast<std::size_t>(node)];
+  return s.writes || s.reads || s.ams || s.atomics || s.stage_writes;
+}
+
+// The batch that takes `bytes` more of kind k for node: the open one, or a
+// fresh one once the open one is sent.  Marks it opened.
+Batch& OfiImpl::batch_for(int node, BatchKind k, std::size_t len) {
+  Batch* b = &batches.open(node);
+  while (!b->fits(k, len)) {
+    flush_batch(node);  // may let go of the lock: another thread may have filled the next one
+    b = &batches.open(node);
+  }
+  if (b->empty()) {
+    b->first_target = Target{.node = node};  // callers that know the allocation say so
+    b->opened_ns = now_ns();
+    batches.mark_open(node, b->opened_ns);
+    timer_last_open.store(b->opened_ns, std::memory_order_relaxed);
+    ++open_batches;
+    wake_timer();
+  }
+  return *b;
+}
+
+bool OfiImpl::coalesce_put(int node, const Target& at, const void* src, uintptr_t dst, std::size_t n,
+                           Request* req) {
+  if (!joins_batch(node, n, req, req && req->blocking)) return false;
+  Batch& b = batch_for(node, BatchKind::Put, n);
+  if (b.empty()) b.first_target = at;
+  b.put(dst, src, n);
+  stats.remote_bytes += n;
+  ++stats.coalesced;
+  return true;
+}
+
+bool OfiImpl::coalesce_get(int node, const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req) {
+  if (!joins_batch(node, n, req, req && req->blocking)) return false;
+  Batch& b = batch_for(node, BatchKind::Get, n);
+  if (b.empty()) b.first_target = at;
+  b.get(src, dst, n, req);
+  account_local(node, req);
+  ++stats.coalesced;
+  return true;
+}
+
+bool OfiImpl::coalesce_acc(int node, int type, const void* scale, Pieces p) {
+  std::size_t total = 0;
+  for (const Piece& q : p) total += q.bytes;
+  if (!joins_batch(node, total, nullptr, true)) return false;
+  const std::size_t scale_len = acc_scale_size(type);
+  for (const Piece& q : p) {
+    Batch& b = batch_for(node, BatchKind::Acc, q.bytes);
+    b.acc(type, scale, scale_len, q.remote, q.local, q.bytes);
+    stats.remote_bytes += q.bytes;
+    ++stats.coalesced;
+  }
+  return true;
+}
+
+bool OfiImpl::coalesce_pieces(bool is_write, const Target& at, Pieces p, Request* req) {
+  const int node = at.node;
+  std::size_t total = 0;
+  for (const Piece& q : p) total += q.bytes;
+  if (!joins_batch(node, total, req, req && req->blocking)) return false;
+  for (const Piece& q : p) {
+    Batch& b = batch_for(node, is_write ? BatchKind::Put : BatchKind::Get, q.bytes);
+    if (b.empty()) b.first_target = at;
+    if (is_write) {
+      b.put(q.remote, q.local, q.bytes);
+      stats.remote_bytes += q.bytes;
+    } else {
+      b.get(q.remote, const_cast<void*>(q.local), q.bytes, req);
+      account_local(node, req);
+    }
+    ++stats.coalesced;
+  }
+  return true;
+}
+
+// Sends node's open batch.  One flush per node at a time: a second thread
+// waits for the first, so batches leave in the order they were opened.
+void OfiImpl::flush_batch(int node) {
+  if (batches.sending(node)) wait_until([&] { return !batches.sending(node); }, "another thread's batch");
+  Batch& open = batches.open(node);
+  if (open.empty()) return;
+  batches.sending(node) = true;
+  --open_batches;
+  batches.mark_open(node, 0);
+  std::swap(open, batches.out(node));  // later appends start a new batch
+  Batch& b = batches.out(node);
+  if (b.count() == 1 && send_alone(node, b)) {
+    b.clear();
+    batches.sending(node) = false;
+    return;
+  }
+  order_only(node, OpClass::Am);
+  const uint32_t t = new_pending(node, AmOp::Batch);
+  const int buf = take_send_buf();
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::Batch);
+  h.origin = static_cast<uint32_t>(cfg.me);
+  h.token = t;
+  h.npieces = b.count();
+  h.payload = static_cast<uint32_t>(b.bytes());
+  char* m = send_buf(buf);
+  std::memcpy(m, &h, sizeof h);
+  std::memcpy(m + sizeof h, b.records(), b.bytes());
+  PendingAm& p = pending[t];
+  for (const Batch::Get& g : b.gets()) {
+    p.scatter.push_back({g.dst, 0, g.len});
+    p.scatter_reqs.push_back(g.req);
+  }
+  ++stats.batches;
+  send_am(node, buf, sizeof h + b.bytes(), "batch of small operations");
+  b.clear();
+  batches.sending(node) = false;
+}
+
+// A batch of one put or get leaves as the RMA it stands for: cheaper than
+// an active message the agent must handle (its request was counted when it
+// was appended).
+bool OfiImpl::send_alone(int node, Batch& b) {
+  const ofi::BatchRecord r = b.first();
+  const auto kind = static_cast<BatchKind>(r.kind);
+  if (kind == BatchKind::Acc) return false;
+  const bool is_write = kind == BatchKind::Put;
+  order_only(node, is_write ? OpClass::Write : OpClass::Read);
+  std::size_t len = r.len;
+  uint64_t raddr, key;
+  remote(b.first_target, r.addr, len, raddr, key, is_write ? "put" : "get");
+  if (len != r.len) return false;  // crosses a segment: the agent takes it as it is
+  const Batch::Get* g = is_write ? nullptr : &b.gets().front();
+  OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, g ? g->req : nullptr, !is_write);
+  void* local = g ? g->dst : const_cast<char*>(b.first_data());
+  void* desc = g ? local_desc(local, len) : nullptr;
+  uint64_t flags = is_write ? FI_DELIVERY_COMPLETE | FI_COMPLETION : FI_COMPLETION;
+  if (is_write && len <= inject_limit) {
+    flags |= FI_INJECT;
+  } else if (is_write || (caps.mr_local && !desc)) {
+    // The batch's memory is reused at once: through a send buffer.
+    c->buf = take_send_buf();
+    local = send_buf(c->buf);
+    desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
+    if (is_write) {
+      std::memcpy(local, b.first_data(), len);
+    } else {
+      c->copy_out = g->dst;
+      c->len = len;
+      ++stats.bounce_copies;
+    }
+  }
+  iovec iov{local, len};
+  fi_rma_iov rio{raddr, len, key};
+  post_rma(is_write, node, &iov, &desc, &rio, 1, c, flags, is_write ? 0 : len);
+  return true;
+}
+
+void OfiImpl::flush_batches() {
+  if (!open_batches) return;
+  for (int n = 0; n < batches.nodes(); ++n)
+    if (batches.is_open(n)) flush_batch(n);
+}
+
+int OfiImpl::flush_aged(int64_t opened_before_ns) {
+  int sent = 0;
+  for (int n = 0; n < batches.nodes() && open_batches; ++n)
+    if (batches.aged(n, opened_before_ns)) {
+      flush_batch(n);
+      ++sent;
+    }
+  return sent;
+}
+
+void OfiImpl::flush_aged() {
+  if (open_batches) flush_aged(now_ns() - batches.config().delay_us * 1000);
+}
+
+// ---------------------------------------------------------------- timer
+// A batch nobody flushes (the process computes, or waits on its own memory)
+// still leaves within ARMCI_OFI_COALESCE_US: a thread of this process sleeps
+// until the oldest open batch is due and sends it.  It ticks only while
+// batches are being opened; after kTimerIdleNs without one it sleeps until
+// the next opens (one wake-up then, not one per batch).
+
+void OfiImpl::wake_timer() {
+  if (!timer.joinable() || timer_ticking.load(std::memory_order_relaxed)) return;
+  timer_ticking.store(true, std::memory_order_relaxed);
+  timer_word.fetch_add(1, std::memory_order_release);
+  futex_wake(&timer_word);
+}
+
+void OfiImpl::start_timer() {
+  if (!batches.config().on || batches.config().delay_us <= 0 || batches.nodes() < 2) return;
+  threaded = true;  // the timer flushes under the initiator's lock
+  timer = std::thread([this] { timer_main(); });
+}
+
+void OfiImpl::stop_timer() {
+  if (!timer.joinable()) return;
+  timer_stop.store(true);
+  timer_word.fetch_add(1, std::memory_order_release);
+  futex_wake(&timer_word);
+  timer.join();
+}
+
+void OfiImpl::timer_main() {
+  const int64_t delay = batches.config().delay_us * 1000;
+  for (;;) {
+    const uint32_t seen = timer_word.load(std::memory_order_acquire);
+    if (timer_stop.load()) return;
+    if (!timer_ticking.load(std::memory_order_relaxed)) {
+      futex_wait(&timer_word, seen, 1.0);
+      continue;
+    }
+    // When the oldest open batch is due, read without the lock: most
+    // batches are sent by a call long before, and the timer then sleeps on.
+    int64_t now = now_ns(), due = now + delay;
+    for (int n = 0; n < batches.nodes(); ++n)
+      if (const int64_t t = batches.open_since(n)) due = std::min(due, t + delay);
+    if (due > now) {
+      const int64_t nap = std::max<int64_t>(due - now, 10000);
+      timespec ts{static_cast<time_t>(nap / 1000000000), static_cast<long>(nap % 1000000000)};
+      nanosleep(&ts, nullptr);
+      if (due >= now + delay && now - timer_last_open.load(std::memory_order_relaxed) > kTimerIdleNs)
+        timer_ticking.store(false, std::memory_order_relaxed);  // nothing opened for a while
+      continue;
+    }
+    // Never queue for the lock: a waiter makes every unlock of the calling
+    // thread a system call.  The lock being held means a call is under way
+    // (waits let go of it while they pause); look again a little later.
+    std::unique_lock<std::mutex> lk(mu, std::try_to_lock);
+    if (!lk.owns_lock()) {
+      timespec ts{0, 20000};
+      nanosleep(&ts, nullptr);
+      continue;
+    }
+    stats.timer_flushes += static_cast<uint64_t>(flush_aged(now_ns() - delay));
+  }
+}
+
+}  // namespace armci::transport
