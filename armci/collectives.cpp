@@ -6,6 +6,7 @@
 
 #include "armci/route.hpp"
 #include "armci/runtime.hpp"
+#include "transports/ofi/ofi.hpp"
 
 namespace armci::coll {
 
@@ -41,8 +42,25 @@ Op start(Runtime& rt, const Team& t, const char* call, const char* step) {
   return op;
 }
 
+// Messages between nodes go from process to process (ARMCI_COLL_DIRECT, where
+// the provider allows): the receiver takes them off its own endpoint.  The
+// rest go through the mailbox.
+bool direct(const Op& op, int peer) {
+  return op.rt.ofi && !op.rt.topo.same_node(peer) && op.rt.ofi->direct_messages();
+}
+
+// The tag of a message from `src` on context ctx at a level: the sender is
+// part of it, so a receive matches that sender's messages only, in order.
+uint64_t msg_tag(int src, uint32_t ctx, int tag) {
+  return uint64_t{static_cast<uint32_t>(src) & 0xffffffu} << 40 | uint64_t{ctx} << 8 |
+         static_cast<uint8_t>(-tag);
+}
+
 void snd(Op& op, const Team& t, int tag, int to, const void* buf, std::size_t len) {
-  op.rt.mailbox.send(t.ctx, tag, t.world(to), &op.stamp, sizeof op.stamp, buf, len);
+  const int peer = t.world(to);
+  if (direct(op, peer))
+    return op.rt.ofi->msg_send(peer, msg_tag(op.rt.me(), t.ctx, tag), &op.stamp, sizeof op.stamp, buf, len);
+  op.rt.mailbox.send(t.ctx, tag, peer, &op.stamp, sizeof op.stamp, buf, len);
 }
 
 [[noreturn]] void mismatch(const Op& op, int peer, const Stamp& theirs) {
@@ -62,8 +80,34 @@ Stamp stamp_of(const Op& op, int peer, const std::vector<char>& m) {
   return s;
 }
 
+void check_stamp(const Op& op, int peer, Stamp theirs) {
+  theirs.call[sizeof theirs.call - 1] = '\0';
+  if (theirs.seq != op.stamp.seq || std::strcmp(theirs.call, op.stamp.call) != 0) mismatch(op, peer, theirs);
+}
+
+[[noreturn]] void wrong_size(const Op& op, int peer, std::size_t got, std::size_t len) {
+  fatal(op.stamp.call, "collective #%u (%s): %zu bytes from process %d where %zu were expected "
+        "(members passed different sizes?)", op.stamp.seq, op.step, got, peer, len);
+}
+
+// Straight into buf, the stamp beside it.
+void rcv_direct(Op& op, const Team& t, int tag, int peer, void* buf, std::size_t len) {
+  char what[160];
+  std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", peer, op.stamp.seq,
+                op.stamp.call, op.step);
+  Stamp theirs;
+  bool longer = false;
+  const std::size_t n = op.rt.ofi->msg_recv(peer, msg_tag(peer, t.ctx, tag), &theirs, sizeof theirs, buf, len,
+                                            what, &longer);
+  if (n < sizeof theirs)
+    fatal(op.stamp.call, "collective message of %zu bytes from process %d is too short for its header", n, peer);
+  check_stamp(op, peer, theirs);
+  if (longer || n - sizeof theirs != len) wrong_size(op, peer, longer ? len + 1 : n - sizeof theirs, len);
+}
+
 void rcv(Op& op, const Team& t, int tag, int from, void* buf, std::size_t len) {
   const int peer = t.world(from);
+  if (direct(op, peer)) return rcv_direct(op, t, tag, peer, buf, len);
   std::vector<char> m;
   // A message from another member that is already here tells on a mismatch
   // even when the one awaited never comes: the same number from another
@@ -82,10 +126,8 @@ void rcv(Op& op, const Team& t, int tag, int from, void* buf, std::size_t len) {
     m = op.rt.mailbox.recv_whole(t.ctx, tag, peer, op.stamp.call, what, others);
   }
   const Stamp theirs = stamp_of(op, peer, m);
-  if (theirs.seq != op.stamp.seq || std::strcmp(theirs.call, op.stamp.call) != 0) mismatch(op, peer, theirs);
-  if (m.size() - sizeof theirs != len)
-    fatal(op.stamp.call, "collective #%u (%s): %zu bytes from process %d where %zu were expected "
-          "(members passed different sizes?)", op.stamp.seq, op.step, m.size() - sizeof theirs, peer, len);
+  check_stamp(op, peer, theirs);
+  if (m.size() - sizeof theirs != len) wrong_size(op, peer, m.size() - sizeof theirs, len);
   if (len) std::memcpy(buf, m.data() + sizeof theirs, len);
 }
 

@@ -40,6 +40,7 @@ transport::ofi::EndpointOptions Runtime::endpoint_options(const char* role) cons
   o.atomics = knobs.OFI_ATOMICS;
   o.force_mr_local = knobs.OFI_MR_LOCAL;
   o.role = role;
+  o.tagged = std::strcmp(role, "initiator") == 0 && knobs.COLL_DIRECT;
   return o;
 }
 
@@ -63,6 +64,9 @@ transport::OfiContext Runtime::ofi_context() {
   c.coalesce.op_max = std::min<std::size_t>(knobs.OFI_COALESCE_MAX, transport::ofi::kBatchRoom / 2);
   c.coalesce.delay_us = knobs.OFI_COALESCE_US;
   c.me = topo.me;
+  c.nprocs = topo.nprocs();
+  c.direct_messages = knobs.COLL_DIRECT;
+  c.peer_address = [this](int rank) { return boot->get(topo.world[static_cast<std::size_t>(rank)], key_prefix + "ep"); };
   for (int n = 0; n < topo.nnodes; ++n) {
     c.node_leader.push_back(topo.node_leader(n));
     c.procs_outside.push_back(topo.procs_outside(n));
@@ -144,9 +148,8 @@ Runtime::Runtime(const InitOptions& opts) {
   const unsigned start = ++g_starts[world];
   std::size_t world_hash = world.size();
   for (int w : world) world_hash = world_hash * 1000003u + static_cast<std::size_t>(w);
-  const std::string key_prefix =
-      "armci." + std::to_string(world_hash) + "." + std::to_string(start) + ".";
-  auto key = [&key_prefix](const char* what) { return key_prefix + what; };
+  key_prefix = "armci." + std::to_string(world_hash) + "." + std::to_string(start) + ".";
+  auto key = [this](const char* what) { return key_prefix + what; };
   auto launcher = [this](int world_rank) { return topo.world[static_cast<std::size_t>(world_rank)]; };
 
   if (is_leader()) {

@@ -74,6 +74,7 @@ class Runtime {
   bool msg_layer_init = false;    // armci_msg_init_comm holds one of the init_count
   int mpi_keyval = -1;            // MPI_Finalize hook (mpi_interop.hpp), -1 if none
   int launcher_ppid = 0;  // parent at start-up; a change means the launcher died
+  std::string key_prefix;  // this start's PMIx keys ("armci.<world>.<start>.")
   bool multi_node = false;
   std::atomic<bool> warned_vector_duplicates{false};  // reported once per process
 

@@ -60,7 +60,7 @@ TEST_F(Coalesce, PutsAndAccumulatesKeepIssueOrder) {
   long* remote = a.of(t) + per * static_cast<std::size_t>(me());
   std::vector<long> expect(per, 0);
   auto rng = mp::rng(static_cast<uint64_t>(me()) + 11);
-  std::vector<std::vector<long>> sources;  // each put's source stays untouched until the fence
+  std::vector<std::vector<long>> sources;  // a non-blocking put's source stays untouched until a wait
   const int ops = scaled(3000);
   long one = 1;
   for (int k = 0; k < ops; ++k) {
@@ -85,7 +85,10 @@ TEST_F(Coalesce, PutsAndAccumulatesKeepIssueOrder) {
       e = kind < 2 ? src[static_cast<std::size_t>(i)] : e + src[static_cast<std::size_t>(i)];
     }
     sources.push_back(std::move(src));
-    if (k % 97 == 0) sources.clear();  // non-blocking puts are locally complete at once
+    if (k % 97 == 0) {
+      ARMCI_WaitAll();
+      sources.clear();
+    }
   }
   ARMCI_Fence(t);
   std::vector<long> back(per);

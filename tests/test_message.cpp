@@ -227,8 +227,10 @@ TEST_F(Message, Barrier) {
   for (int p = 0; p < nproc(); ++p) EXPECT_EQ(ARMCI_GetValueLong(a.of(p), p), 100L + p);
 }
 
-// Collectives cross nodes only between one leader per node, and credits for
-// mailbox slots ride back in the leaders' own messages: per barrier at most
+// Collectives cross nodes only between one leader per node (as messages
+// straight to the leader's endpoint, or as signals through the mailbox with
+// ARMCI_COLL_DIRECT=0, whose slot credits ride back in the leaders' own
+// messages): per barrier at most
 // L*ceil(log2 L) messages between L nodes (dissemination) and per allreduce
 // P*log2(P) + 2(L-P) with P the largest power of two <= L (recursive
 // doubling, the L-P extra leaders folded in and answered), each one active
@@ -237,7 +239,9 @@ TEST_F(Message, Barrier) {
 // exceed this.
 TEST_F(Message, CollectivesCostOneSignalPerNodeMessage) {
   const long L = armci_domain_count(ARMCI_DOMAIN_SMP);
-  auto signals = [] { return std::max(0L, ARMCI_Ofi_stat("am_signal")); };
+  auto signals = [] {
+    return std::max(0L, ARMCI_Ofi_stat("am_signal")) + std::max(0L, ARMCI_Ofi_stat("peer_messages"));
+  };
   const int reps = 200;
   armci_msg_barrier();
   const long before = signals();
@@ -262,18 +266,35 @@ TEST_F(Message, CollectivesCostOneSignalPerNodeMessage) {
       << L << " nodes: " << counts[1] << " signals for " << reps << " allreduces";
   if (L == 1) {
     EXPECT_EQ(counts[0] + counts[1], 0) << "collectives inside one node sent active messages";
+  } else {
+    EXPECT_GT(counts[0], 0) << "barriers across nodes sent nothing that was counted";
   }
 }
 
-// The notices of collectives are not answered (a reply would double the
-// messages on the wire): only a full window of them asks for one Flush.
-// (Every provider the suite runs keeps one sender's messages in order, which
-// unanswered signals need.)
-TEST_F(Message, CollectiveSignalsGetNoReplies) {
+// The notices of messages between nodes (armci_msg_snd) are not answered (a
+// reply would double the messages on the wire): only a full window of them
+// asks for one Flush.  (Every provider the suite runs keeps one sender's
+// messages in order, which unanswered signals need.)
+TEST_F(Message, MessageSignalsGetNoReplies) {
   if (armci_domain_count(ARMCI_DOMAIN_SMP) == 1) GTEST_SKIP() << "one node: no active messages";
+  // Process 0 and the first process of another node exchange messages.
+  int first_other = 1;
+  while (armci_domain_id(ARMCI_DOMAIN_SMP, first_other) == armci_domain_id(ARMCI_DOMAIN_SMP, 0)) ++first_other;
+  const bool paired = me() == 0 || me() == first_other;
+  const int peer = me() == 0 ? first_other : 0;
   armci_msg_barrier();
   const long s0 = std::max(0L, ARMCI_Ofi_stat("am_signal")), r0 = ARMCI_Ofi_stat("am_replies");
-  for (int i = 0; i < 200; ++i) armci_msg_barrier();
+  for (int i = 0; i < 200 && paired; ++i) {
+    long v = i;
+    int len = 0;
+    if (me() < peer) {
+      armci_msg_snd(7, &v, sizeof v, peer);
+      armci_msg_rcv(7, &v, sizeof v, &len, peer);
+    } else {
+      armci_msg_rcv(7, &v, sizeof v, &len, peer);
+      armci_msg_snd(7, &v, sizeof v, peer);
+    }
+  }
   long counts[2] = {std::max(0L, ARMCI_Ofi_stat("am_signal")) - s0, ARMCI_Ofi_stat("am_replies") - r0};
   armci_msg_lgop(counts, 2, const_cast<char*>("+"));
   EXPECT_GT(counts[0], 0);

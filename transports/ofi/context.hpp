@@ -33,6 +33,7 @@ struct OfiStats {
   Counter coalesced;       // operations (pieces) that joined a batch (ARMCI_OFI_COALESCE)
   Counter batches;         // batches sent as one active message
   Counter timer_flushes;   // batches the timer sent (nothing else had within ARMCI_OFI_COALESCE_US)
+  Counter peer_messages;   // messages straight to another process's endpoint (collectives)
   // Which libfabric calls met -FI_EAGAIN, how often, and for how long: tells
   // a connection set-up (few posts, long waits) from a full queue (many
   // posts, short waits).  Written under the initiator's lock.
@@ -70,6 +71,12 @@ struct OfiContext {
   // (its agent's receive budget, computed alike at both ends).
   std::vector<int> node_leader;
   std::vector<int> procs_outside;
+  // Process-to-process messages (collectives): the world size, whether to
+  // use them (ARMCI_COLL_DIRECT and the provider) and, asked on first use,
+  // a process's endpoint address.
+  int nprocs = 0;
+  bool direct_messages = true;
+  std::function<std::string(int rank)> peer_address;
   // The segment of this node's heap wholly holding [a, a+len); false if none
   // (the initiator then copies through a registered bounce buffer).
   std::function<bool(uintptr_t a, std::size_t len, LocalSegment* out)> local_segment;

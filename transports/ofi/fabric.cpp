@@ -41,9 +41,10 @@ void warn_small_rxm_eager_limit() {
 // Omni-Path/Ethernet providers, then the portable socket ones.
 const char* const kPreferred[] = {"verbs;ofi_rxm", "psm3", "psm2", "tcp;ofi_rxm", "sockets"};
 
-fi_info* make_hints(const EndpointOptions& opt, const char* prov, bool with_order) {
+fi_info* make_hints(const EndpointOptions& opt, const char* prov, bool with_order, bool tagged) {
   fi_info* h = fi_allocinfo();
   h->caps = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_MSG | FI_SEND | FI_RECV;
+  if (tagged) h->caps |= FI_TAGGED;
   if (opt.atomics) h->caps |= FI_ATOMIC;
   h->mode = FI_CONTEXT | FI_CONTEXT2;
   h->ep_attr->type = FI_EP_RDM;
@@ -56,14 +57,17 @@ fi_info* make_hints(const EndpointOptions& opt, const char* prov, bool with_orde
   return h;
 }
 
+// Tagged messages (process to process, for collectives) where the provider
+// has them; ordering bits where it has those.
 fi_info* query(const EndpointOptions& opt, const char* prov) {
-  for (bool order : {true, false}) {
-    fi_info* hints = make_hints(opt, prov, order);
-    fi_info* info = nullptr;
-    int rc = fi_getinfo(FI_VERSION(1, 9), nullptr, nullptr, 0, hints, &info);
-    fi_freeinfo(hints);
-    if (rc == 0 && info) return info;
-  }
+  for (bool tagged : {opt.tagged, false})
+    for (bool order : {true, false}) {
+      fi_info* hints = make_hints(opt, prov, order, tagged);
+      fi_info* info = nullptr;
+      int rc = fi_getinfo(FI_VERSION(1, 9), nullptr, nullptr, 0, hints, &info);
+      fi_freeinfo(hints);
+      if (rc == 0 && info) return info;
+    }
   return nullptr;
 }
 
@@ -87,7 +91,8 @@ std::string Caps::describe() const {
     << (has(FI_ORDER_RAW) ? " RAW" : "") << (has(FI_ORDER_WAW) ? " WAW" : "")
     << (has(FI_ORDER_SAW) ? " SAW" : "") << (has(FI_ORDER_SAS) ? " SAS" : "")
     << (has(FI_ORDER_WAS) ? " WAS" : "") << ", " << (manual_progress ? "manual" : "auto")
-    << " data progress" << (atomics ? ", native atomics requested" : "");
+    << " data progress" << (atomics ? ", native atomics requested" : "")
+    << (tagged ? ", tagged messages" : "");
   return o.str();
 }
 
@@ -128,6 +133,7 @@ Endpoint::Endpoint(const EndpointOptions& opt) {
   caps.msg_order = info->tx_attr->msg_order;
   caps.cq_data = info->domain_attr->cq_data_size >= 8;
   caps.manual_progress = info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
+  caps.tagged = info->caps & FI_TAGGED;
 
   check(opt.role, "fi_fabric", fi_fabric(info->fabric_attr, &fabric, nullptr));
   check(opt.role, "fi_domain", fi_domain(fabric, info, &domain, nullptr));
@@ -169,6 +175,13 @@ std::string Endpoint::name() const {
   int rc = fi_getname(&ep->fid, buf, &len);
   if (rc) fatal("ARMCI_Init", "%s", fi_error("fi_getname", rc).c_str());
   return std::string(buf, len);
+}
+
+fi_addr_t Endpoint::insert_one(const std::string& name, const char* what) {
+  fi_addr_t a = FI_ADDR_UNSPEC;
+  int rc = fi_av_insert(av, name.data(), 1, &a, 0, nullptr);
+  if (rc != 1) fatal("ARMCI", "fi_av_insert of %s failed (rc %d)", what, rc);
+  return a;
 }
 
 void Endpoint::insert(const std::vector<std::string>& names, const char* what) {

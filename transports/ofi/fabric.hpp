@@ -30,6 +30,7 @@ struct Caps {
   uint64_t msg_order = 0;
   bool cq_data = false;      // RMA writes can carry 8 bytes of remote CQ data
   bool manual_progress = true;
+  bool tagged = false;       // FI_TAGGED: process-to-process messages (initiator_msg.cpp)
   bool has(uint64_t order_bit) const { return (msg_order & order_bit) == order_bit; }
   std::string describe() const;
 };
@@ -38,6 +39,7 @@ struct EndpointOptions {
   std::string provider;      // ARMCI_OFI_PROVIDER ("" = FI_PROVIDER or the best available)
   bool atomics = false;      // ARMCI_OFI_ATOMICS
   bool force_mr_local = false;
+  bool tagged = false;       // ask for FI_TAGGED (initiators: collectives' messages)
   const char* role = "initiator";
 };
 
@@ -52,6 +54,7 @@ class Endpoint {
 
   std::string name() const;  // fi_getname, binary
   void insert(const std::vector<std::string>& names, const char* what);
+  fi_addr_t insert_one(const std::string& name, const char* what);  // at the next free index
   // Registers [addr, addr+len); key 0 lets the provider choose (PROV_KEY) or
   // is replaced by `requested_key`.  Returns the MR.
   fid_mr* register_memory(void* addr, std::size_t len, uint64_t access, uint64_t requested_key);

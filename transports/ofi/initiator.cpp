@@ -65,6 +65,9 @@ OfiImpl::OfiImpl(const OfiContext& c)
   if (caps.atomics) probe_atomics();
   plan_ordering();
   quiet_signals = caps.has(FI_ORDER_SAS);
+  // Sends are copies the provider reads from: without FI_MR_LOCAL only.
+  peers.on = cfg.direct_messages && caps.tagged && !caps.mr_local && cfg.peer_address && cfg.nprocs > 0;
+  peers.addr.assign(static_cast<std::size_t>(std::max(cfg.nprocs, 0)), FI_ADDR_UNSPEC);
 }
 
 OpCtx* OfiImpl::ctx(OpKind k, int node, Request* req, bool counts_local) {
@@ -84,6 +87,7 @@ OpCtx* OfiImpl::ctx(OpKind k, int node, Request* req, bool counts_local) {
   c->buf = -1;
   c->copy_out = nullptr;
   c->len = 0;
+  c->msg = -1;
   return c;
 }
 
@@ -152,8 +156,12 @@ bool OfiImpl::progress() {
       fi_cq_err_entry err{};
       fi_cq_readerr(ep.cq, &err, 0);
       auto* c = static_cast<OpCtx*>(err.op_context);
+      if (c && c->kind == OpKind::MsgRecv && err.err == FI_ETRUNC) {  // the receiver reports it
+        msg_done(c, err.len, true);
+        continue;
+      }
       const char* kinds[] = {"RMA write", "RMA read", "active message", "reply receive", "atomic",
-                             "staging write", "staging read"};
+                             "staging write", "staging read", "message", "message receive"};
       int node = c ? c->node : -1;
       fatal("ARMCI", "%s to node %d (agent: rank %d) failed: %s (provider: %s)",
             c ? kinds[static_cast<int>(c->kind)] : "operation", node,
@@ -168,7 +176,9 @@ bool OfiImpl::progress() {
         continue;
       }
       auto* c = static_cast<OpCtx*>(e[i].op_context);
-      if (c->kind == OpKind::ReplyRecv) {
+      if (c->kind == OpKind::MsgSend || c->kind == OpKind::MsgRecv) {
+        msg_done(c, e[i].len, false);
+      } else if (c->kind == OpKind::ReplyRecv) {
         int b = c->buf;
         on_reply(recv_mem.data() + static_cast<std::size_t>(b) * ofi::kAmMax, e[i].len);
         release(c);
@@ -207,7 +217,9 @@ void OfiImpl::complete(OpCtx* c) {
       c->buf = -1;
       break;
     case OpKind::AmSend:
-    case OpKind::ReplyRecv: break;
+    case OpKind::ReplyRecv:
+    case OpKind::MsgSend:
+    case OpKind::MsgRecv: break;
   }
   if (c->counts_local) {
     if (c->req) --c->req->pending;
@@ -376,6 +388,7 @@ void Ofi::quiesce() {
   impl_->flush_batches();
   for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) impl_->flush_quiet(n);
   impl_->fence_all();  // also waits for those Flushes: each counts in its node's ams
+  impl_->wait_until([&] { return impl_->peers.sends == 0; }, "messages to other processes");
 }
 
 void Ofi::wait(Request& r) {
@@ -414,7 +427,7 @@ void Ofi::flush() {
 
 bool Ofi::busy() const {
   OfiImpl::Guard g(*impl_);
-  if (impl_->open_batches) return true;  // progress() sends them once due
+  if (impl_->open_batches || impl_->peers.sends) return true;  // progress() sends batches once due
   for (const NodeState& s : impl_->nodes)
     if (s.writes || s.reads || s.ams || s.atomics || s.implicit || s.stage_writes) return true;
   return impl_->free_send.size() != kSendBufs;  // sends not yet complete

@@ -26,7 +26,7 @@ using ofi::AmHeader;
 using ofi::AmOp;
 using ofi::ReplyHeader;
 
-enum class OpKind : uint8_t { Write, Read, AmSend, ReplyRecv, Atomic, StageWrite, StageRead };
+enum class OpKind : uint8_t { Write, Read, AmSend, ReplyRecv, Atomic, StageWrite, StageRead, MsgSend, MsgRecv };
 enum class OpClass { Write, Read, Am, Atomic, FetchAtomic };
 
 // Which accumulates and Rmw the provider does natively (fi_atomicvalid at
@@ -47,8 +47,26 @@ struct OpCtx {
   Request* req;        // local completion goes here (nullptr: implicit)
   bool counts_local;   // false when the source was copied (inject, bounce)
   int buf;             // send/receive buffer index, -1 none
-  void* copy_out;      // Read through a bounce buffer: copy here at completion
+  void* copy_out;      // Read through a bounce buffer: copy here at completion (MsgRecv: its MsgWait)
   std::size_t len;
+  int msg;             // MsgSend: the copy it sends (PeerMessages::bufs)
+};
+
+// A receive of a process-to-process message (initiator_msg.cpp).
+struct MsgWait {
+  bool done = false;
+  bool truncated = false;  // longer than the buffers posted
+  std::size_t len = 0;
+};
+
+// Tagged messages to and from other processes' endpoints (collectives among
+// node leaders): where each peer is, and the copies of sends in flight.
+struct PeerMessages {
+  bool on = false;                      // the provider has FI_TAGGED and ARMCI_COLL_DIRECT allows it
+  std::vector<fi_addr_t> addr;          // by world rank; FI_ADDR_UNSPEC until first used
+  std::vector<std::vector<char>> bufs;  // send copies
+  std::vector<int> free_bufs;
+  uint32_t sends = 0;                   // in flight
 };
 
 // An outstanding active message waiting for its reply.
@@ -294,6 +312,15 @@ struct OfiImpl {
   void stop_timer();
   void wake_timer();
   void timer_main();
+
+  // Process-to-process messages (initiator_msg.cpp).
+  PeerMessages peers;
+  fi_addr_t peer(int rank);
+  void msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body, std::size_t len);
+  // Returns the bytes received; w.truncated if the message was longer than head_len + cap.
+  MsgWait msg_recv(int from, uint64_t tag, void* head, std::size_t head_len, void* body, std::size_t cap,
+                   const char* what);
+  void msg_done(OpCtx* c, std::size_t len, bool truncated);
 
   // Native atomics (initiator_atomic.cpp)
   void probe_atomics();

@@ -1,0 +1,98 @@
+// Messages from one process's endpoint straight to another's (tagged, so
+// they never meet the agents' replies): what collectives among node leaders
+// send.  The receiver waits in the collective anyway and takes the message
+// off its own endpoint, instead of an agent taking it, storing it in the
+// mailbox and waking the receiver (two sleeping threads on the way).
+// A send is a copy, so it returns at once whatever the provider's protocol
+// (a rendezvous waits for the receiver); a receive waits for its message.
+#include <rdma/fi_errno.h>
+#include <rdma/fi_tagged.h>
+
+#include <cstring>
+
+#include "common/log.hpp"
+#include "transports/ofi/initiator.hpp"
+
+namespace armci::transport {
+
+fi_addr_t OfiImpl::peer(int rank) {
+  fi_addr_t& a = peers.addr[static_cast<std::size_t>(rank)];
+  if (a == FI_ADDR_UNSPEC) a = ep.insert_one(cfg.peer_address(rank), "a process endpoint");
+  return a;
+}
+
+void OfiImpl::msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body,
+                       std::size_t len) {
+  const std::size_t total = head_len + len;
+  const fi_addr_t dst = peer(to);
+  ++stats.peer_messages;
+  stats.remote_bytes += len;
+  int b;
+  if (peers.free_bufs.empty()) {
+    b = static_cast<int>(peers.bufs.size());
+    peers.bufs.emplace_back();
+  } else {
+    b = peers.free_bufs.back();
+    peers.free_bufs.pop_back();
+  }
+  std::vector<char>& m = peers.bufs[static_cast<std::size_t>(b)];
+  if (m.size() < total) m.resize(total);
+  std::memcpy(m.data(), head, head_len);
+  if (len) std::memcpy(m.data() + head_len, body, len);
+  if (total <= inject_limit) {
+    post([&] { return fi_tinject(ep.ep, m.data(), total, dst, tag); }, -1, "fi_tinject");
+    peers.free_bufs.push_back(b);
+    return;
+  }
+  OpCtx* c = ctx(OpKind::MsgSend, -1, nullptr, false);
+  c->msg = b;
+  ++peers.sends;
+  post([&] { return fi_tsend(ep.ep, m.data(), total, nullptr, dst, tag, &c->fi); }, -1, "fi_tsend");
+}
+
+MsgWait OfiImpl::msg_recv(int from, uint64_t tag, void* head, std::size_t head_len, void* body, std::size_t cap,
+                          const char* what) {
+  (void)from;  // its rank is in the tag: no directed receive needed
+  MsgWait w;
+  OpCtx* c = ctx(OpKind::MsgRecv, -1, nullptr, false);
+  c->copy_out = &w;
+  iovec iov[2] = {{head, head_len}, {body, cap}};
+  const std::size_t n = cap ? 2 : 1;
+  post([&] { return fi_trecvv(ep.ep, iov, nullptr, n, FI_ADDR_UNSPEC, tag, 0, &c->fi); }, -1, "fi_trecvv");
+  wait_until([&] { return w.done; }, what);
+  return w;
+}
+
+// A send's copy is free again; a receive tells its waiter (which holds the
+// MsgWait on its stack until done is set).
+void OfiImpl::msg_done(OpCtx* c, std::size_t len, bool truncated) {
+  if (c->kind == OpKind::MsgSend) {
+    peers.free_bufs.push_back(c->msg);
+    --peers.sends;
+  } else {
+    auto* w = static_cast<MsgWait*>(c->copy_out);
+    w->len = len;
+    w->truncated = truncated;
+    w->done = true;
+  }
+  release(c);
+}
+
+// ---------------------------------------------------------------- Ofi API
+bool Ofi::direct_messages() const { return impl_->peers.on; }
+
+void Ofi::msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body,
+                   std::size_t len) {
+  OfiImpl::Guard g(*impl_);
+  impl_->msg_send(to, tag, head, head_len, body, len);
+}
+
+std::size_t Ofi::msg_recv(int from, uint64_t tag, void* head, std::size_t head_len, void* body, std::size_t cap,
+                          const char* what, bool* longer) {
+  OfiImpl::Guard g(*impl_);
+  const MsgWait w = impl_->msg_recv(from, tag, head, head_len, body, cap, what);
+  *longer = w.truncated;
+  return w.len;
+}
+
+}  // namespace armci::transport
