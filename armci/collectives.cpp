@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "armci/node_coll.hpp"
 #include "armci/route.hpp"
 #include "armci/runtime.hpp"
 #include "transports/ofi/ofi.hpp"
@@ -11,15 +12,15 @@
 namespace armci::coll {
 
 namespace {
-// One tag per level of a hierarchical collective, so a level's messages never
-// match another level's whatever the members' progress.  Within a level all
+// One tag per level of a hierarchical collective that sends messages (steps
+// inside a node go through NodeColl), so a level's messages never match
+// another level's whatever the members' progress.  Within a level all
 // collectives share the tag: messages between two processes arrive in order,
 // so a member that called a different collective receives the other's
 // message and the stamp below tells it so, at once, instead of both waiting
 // for messages that never come.
 constexpr int kFlat = -101;
 constexpr int kAmongLeaders = -111;
-constexpr int kInNode = -121;
 
 // Heads every collective message: the public call that made it and its
 // number among the collectives of the team.
@@ -32,11 +33,15 @@ struct Op {
   Runtime& rt;
   Stamp stamp;       // stamp.call names the public call in reports too
   const char* step;  // for reports: barrier, broadcast, ...
+  uint32_t phase = 0;  // in-node steps so far (NodeColl::Key)
+  NodeColl::Key key(const Team& t) {
+    return NodeColl::Key{t.ctx, stamp.seq, phase++, stamp.call, step};
+  }
 };
 
 Op start(Runtime& rt, const Team& t, const char* call, const char* step) {
   route::flush(rt);  // coalesced operations go before the collective's messages
-  Op op{rt, {}, step};
+  Op op{rt, {}, step, 0};
   std::snprintf(op.stamp.call, sizeof op.stamp.call, "%s", call);
   op.stamp.seq = rt.mailbox.next_collective(t.ctx);
   return op;
@@ -240,6 +245,7 @@ void flat_allreduce(Op& o, const Team& t, void* buf, std::size_t n_elems, int ty
 
 struct Levels {
   bool flat = true;  // one node, or one member per node: a single level pays
+  bool one_node = false;  // every member on my node: shared memory only
   Team node;         // the members of t on my node, in t's order
   int node_root = 0; // my node's leader, as a rank of `node`
   Team leaders;      // one member per node (the root's node: the root)
@@ -263,6 +269,7 @@ Levels levels(Runtime& rt, const Team& t, int root) {
     }
   }
   const int nodes = static_cast<int>(order.size());
+  l.one_node = nodes == 1;
   if (nodes == 1 || nodes == t.size()) return l;
   l.flat = false;
   const int my_node = topo.my_node();
@@ -281,32 +288,47 @@ Levels levels(Runtime& rt, const Team& t, int root) {
   }
   return l;
 }
+// Steps among the members of one node: through NodeColl's shared buffers.
+void node_reduce(Op& op, const Team& node, int root, void* buf, std::size_t n, int type, ReduceOp o) {
+  op.rt.node_coll.reduce(node, root, buf, n, type, o, op.key(node));
+}
+void node_bcast(Op& op, const Team& node, int root, void* buf, std::size_t len) {
+  op.rt.node_coll.bcast(node, root, buf, len, op.key(node));
+}
+void node_barrier(Op& op, const Team& node) {
+  node_reduce(op, node, 0, nullptr, 0, ARMCI_INT, ReduceOp::Sum);
+  node_bcast(op, node, 0, nullptr, 0);
+}
+
 }  // namespace
 
 namespace {
 
 void barrier(Op& op, const Team& t) {
   Levels l = levels(op.rt, t, 0);
+  if (l.one_node) return node_barrier(op, t);
   if (l.flat) return flat_barrier(op, t, kFlat);
-  flat_reduce(op, l.node, l.node_root, nullptr, 0, ARMCI_INT, ReduceOp::Sum, kInNode);
+  node_reduce(op, l.node, l.node_root, nullptr, 0, ARMCI_INT, ReduceOp::Sum);
   if (l.leaders.member()) flat_barrier(op, l.leaders, kAmongLeaders);
-  flat_bcast(op, l.node, l.node_root, nullptr, 0, kInNode);
+  node_bcast(op, l.node, l.node_root, nullptr, 0);
 }
 
 void bcast(Op& op, const Team& t, int root, void* buf, std::size_t len) {
   if (t.size() == 1) return;
   Levels l = levels(op.rt, t, root);
+  if (l.one_node) return node_bcast(op, t, root, buf, len);
   if (l.flat) return flat_bcast(op, t, root, buf, len, kFlat);
   if (l.leaders.member()) flat_bcast(op, l.leaders, l.leader_root, buf, len, kAmongLeaders);
-  flat_bcast(op, l.node, l.node_root, buf, len, kInNode);
+  node_bcast(op, l.node, l.node_root, buf, len);
 }
 
 void reduce(Op& o, const Team& t, int root, void* buf, std::size_t n_elems, int type, ReduceOp op) {
   reduce_prepare(type, op, buf, n_elems);
   if (t.size() == 1) return;
   Levels l = levels(o.rt, t, root);
+  if (l.one_node) return node_reduce(o, t, root, buf, n_elems, type, op);
   if (l.flat) return flat_reduce(o, t, root, buf, n_elems, type, op, kFlat);
-  flat_reduce(o, l.node, l.node_root, buf, n_elems, type, op, kInNode);
+  node_reduce(o, l.node, l.node_root, buf, n_elems, type, op);
   if (l.leaders.member()) flat_reduce(o, l.leaders, l.leader_root, buf, n_elems, type, op, kAmongLeaders);
 }
 
@@ -336,10 +358,14 @@ void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, R
   // Inside a node: up a tree to the leader and back down (a few stores per
   // hop); between the leaders, whose messages are what it costs: exchanges.
   Levels l = levels(rt, t, 0);
+  if (l.one_node) {
+    node_reduce(o, t, 0, buf, n, type, op);
+    return node_bcast(o, t, 0, buf, n * msg_type_size(type));
+  }
   if (l.flat) return flat_allreduce(o, t, buf, n, type, op, kFlat);
-  flat_reduce(o, l.node, l.node_root, buf, n, type, op, kInNode);
+  node_reduce(o, l.node, l.node_root, buf, n, type, op);
   if (l.leaders.member()) flat_allreduce(o, l.leaders, buf, n, type, op, kAmongLeaders);
-  flat_bcast(o, l.node, l.node_root, buf, n * msg_type_size(type), kInNode);
+  node_bcast(o, l.node, l.node_root, buf, n * msg_type_size(type));
 }
 
 void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, void* all, const char* call) {
@@ -349,28 +375,23 @@ void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, vo
   auto at = [&](int rank) { return out + static_cast<std::size_t>(rank) * len; };
   if (len) std::memcpy(at(t.me), mine, len);
   Levels l = levels(rt, t, 0);
+  if (l.one_node) {
+    rt.node_coll.gather(t, 0, mine, len, all, op.key(t));
+    return bcast(op, t, 0, all, len * static_cast<std::size_t>(n));
+  }
   if (l.flat) {
     if (t.me == 0) {
       for (int i = 1; i < n; ++i) rcv(op, t, kFlat, i, at(i), len);
     } else {
       snd(op, t, kFlat, 0, mine, len);
     }
-    return flat_bcast(op, t, 0, all, len * static_cast<std::size_t>(n), kFlat);
+    return bcast(op, t, 0, all, len * static_cast<std::size_t>(n));
   }
   // Leaders collect their node's pieces and forward them as one message, in
   // the node's member order, which the root can work out from the topology.
-  if (!l.leaders.member()) {
-    snd(op, l.node, kInNode, l.node_root, mine, len);
-  } else {
-    std::vector<char> pack(len * static_cast<std::size_t>(l.node.size()));
-    for (int i = 0; i < l.node.size(); ++i) {
-      char* dst = pack.data() + static_cast<std::size_t>(i) * len;
-      if (i == l.node.me) {
-        if (len) std::memcpy(dst, mine, len);
-      } else {
-        rcv(op, l.node, kInNode, i, dst, len);
-      }
-    }
+  std::vector<char> pack(l.leaders.member() ? len * static_cast<std::size_t>(l.node.size()) : 0);
+  rt.node_coll.gather(l.node, l.node_root, mine, len, pack.data(), op.key(l.node));
+  if (l.leaders.member()) {
     if (l.leaders.me != l.leader_root) {
       snd(op, l.leaders, kAmongLeaders, l.leader_root, pack.data(), pack.size());
     } else {

@@ -137,14 +137,15 @@ Runtime::Runtime(const InitOptions& opts) {
   logger.host = boot->hostname(boot->rank());
   launcher_ppid = boot->singleton() ? 0 : static_cast<int>(getppid());
   waiting.check_health = [this] { check_health(); };
+  waiting.yield_every = host_oversubscribed() ? 1 : 16;
   numa = std::make_unique<memory::Numa>(knobs.NUMA == "bind");
   multi_node = topo.nnodes > 1;
   checks = knobs.CHECKS;
   addresses.resize(topo.node_of);
 
   const std::size_t slot = std::clamp<std::size_t>(knobs.MSG_SLOT, 256, std::size_t{1} << 20);
-  const std::size_t prefix =
-      static_cast<std::size_t>(topo.nlocal()) * Mailbox::area_bytes(topo.nprocs(), slot);
+  const std::size_t mail_bytes = static_cast<std::size_t>(topo.nlocal()) * Mailbox::area_bytes(topo.nprocs(), slot);
+  const std::size_t prefix = mail_bytes + static_cast<std::size_t>(topo.nlocal()) * NodeColl::area_bytes();
   const unsigned start = ++g_starts[world];
   std::size_t world_hash = world.size();
   for (int w : world) world_hash = world_hash * 1000003u + static_cast<std::size_t>(w);
@@ -208,6 +209,7 @@ Runtime::Runtime(const InitOptions& opts) {
   }
   allocations.start_local_pool(*this);
   mailbox.init(*this, slot);
+  node_coll.init(*this, heap->base() + mail_bytes);
   groups.init(topo.nprocs(), topo.me);
   coll::barrier(*this, groups.world(), "ARMCI_Init");
   mpi_watch_finalize(*this);
@@ -254,6 +256,22 @@ void Runtime::start_node_agent(std::size_t prefix) {
     ofi_agent->attach(*agent);
   }
   agent->start("armci-agent");
+}
+
+// More processes and node agents on this host than online CPUs: a spinning
+// waiter then holds a core that the process it waits for needs.
+bool Runtime::host_oversubscribed() const {
+  const int host = topo.phys_node_of[static_cast<std::size_t>(topo.me)];
+  int procs = 0;
+  std::vector<char> agent(static_cast<std::size_t>(topo.nnodes), 0);
+  for (int r = 0; r < topo.nprocs(); ++r) {
+    if (topo.phys_node_of[static_cast<std::size_t>(r)] != host) continue;
+    ++procs;
+    agent[static_cast<std::size_t>(topo.node_of[static_cast<std::size_t>(r)])] = 1;
+  }
+  if (topo.nnodes > 1) for (char a : agent) procs += a;
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return cpus > 0 && procs > cpus;
 }
 
 void Runtime::check_health() {

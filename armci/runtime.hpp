@@ -12,6 +12,7 @@
 #include "armci/groups.hpp"
 #include "armci/handles.hpp"
 #include "armci/mailbox.hpp"
+#include "armci/node_coll.hpp"
 #include "armci/mutexes.hpp"
 #include "armci/profile.hpp"
 #include "armci/stats.hpp"
@@ -61,6 +62,7 @@ class Runtime {
   std::unique_ptr<transport::Ofi> ofi;  // null when the world is one node
   std::vector<uintptr_t> node_heap_base;  // per node
   Mailbox mailbox;
+  NodeColl node_coll;  // collectives inside the node (shared buffers after the mailboxes)
   Groups groups;
   Handles handles;
   Allocations allocations;
@@ -90,6 +92,7 @@ class Runtime {
   // Collective over the default group... helpers used by several modules.
   void check_health();
   std::string report() const;  // ARMCI_VERBOSE start-up report
+  bool host_oversubscribed() const;
 
   ~Runtime();
 

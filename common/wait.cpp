@@ -73,7 +73,7 @@ void Backoff::pause() {
   ++spins_;
   const double waited = watch_.waited();
   if (waited * 1e6 < static_cast<double>(p.spin_us)) {
-    if ((spins_ & 15) == 0) sched_yield();
+    if (spins_ % p.yield_every == 0) sched_yield();
     return;
   }
   // Past the spin window: give the core away now and then (a caller that

@@ -16,6 +16,10 @@ void futex_wake(const std::atomic<uint32_t>* word, int count = INT32_MAX);
 
 struct WaitPolicy {
   long spin_us = 50;
+  // Polls between yields while spinning: 1 where this host has more busy
+  // threads than CPUs (a waiter must hand its core to the one it waits for
+  // at once), 16 otherwise (a yield with nobody to run costs a system call).
+  unsigned yield_every = 16;
   double timeout_s = 600;
   // Called every slice while blocked; may abort the job (dead peer).
   std::function<void()> check_health;
@@ -81,7 +85,7 @@ void spin_then_block(Done&& done, Load&& load, Block&& block, const char* call, 
     if (done()) return;
     const bool in_flight = p.poll_network && p.poll_network();
     if (std::chrono::steady_clock::now() < spin_end) {
-      if ((++n & 15) == 0) sched_yield_hint();
+      if (++n % p.yield_every == 0) sched_yield_hint();
       continue;
     }
     if (in_flight) {

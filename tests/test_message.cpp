@@ -339,6 +339,24 @@ TEST_F(Message, GopSameBitsOnEveryProcess) {
 }
 
 // A long vector (more than 64 KiB) through the reduction tree.
+// Reductions longer than one shared chunk (64 KiB) inside a node and across
+// nodes: every element summed once, whatever chunk it falls in.
+TEST_F(Message, GopOfSeveralChunks) {
+  const int n = 3 * 8192 + 17;
+  std::vector<double> x(static_cast<std::size_t>(n));
+  for (int scope : {SCOPE_ALL, SCOPE_NODE}) {
+    for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = me() + 0.5 * i;
+    armci_msg_gop_scope(scope, x.data(), n, const_cast<char*>("+"), ARMCI_DOUBLE);
+    const auto ranks = scope_ranks(scope);
+    double sum_ranks = 0;
+    for (int r : ranks) sum_ranks += r;
+    int bad = 0;
+    for (int i = 0; i < n; ++i)
+      if (x[static_cast<std::size_t>(i)] != sum_ranks + 0.5 * i * static_cast<double>(ranks.size())) ++bad;
+    EXPECT_EQ(bad, 0) << "scope " << scope << ": elements summed wrongly";
+  }
+}
+
 TEST_F(Message, GopLong) {
   const int n = 40000;
   std::vector<double> x(n);

@@ -1,0 +1,65 @@
+// Collectives among the processes of one node through shared memory: every
+// process has two chunk buffers of its own in the node heap.  A producer
+// (the root of a broadcast, every member of a reduction) copies a chunk into
+// its next free buffer and rings its doorbell; consumers copy or combine
+// straight out of it and count themselves done in the buffer, which frees it
+// for the producer's next chunk.  Large payloads then move as one copy in
+// and one copy out per chunk of kChunk bytes, pipelined over the two
+// buffers, instead of mailbox messages in slot-sized pieces with credits.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "armci/reduce_ops.hpp"
+#include "armci/team.hpp"
+#include "common/shared_sync.hpp"
+
+namespace armci {
+
+class Runtime;
+
+class NodeColl {
+ public:
+  static constexpr std::size_t kChunk = 64 * 1024;
+  static std::size_t area_bytes();
+
+  // Which collective a publication belongs to: the team's context, the
+  // collective's number on it, its phase (a reduction then a broadcast make
+  // one allreduce), and the public call (a member in another collective of
+  // the same number is told so).
+  struct Key {
+    uint32_t ctx = 0;
+    uint32_t seq = 0;
+    uint32_t phase = 0;
+    const char* call = "";
+    const char* step = "";
+  };
+
+  // areas: where this node's processes' areas start, in local-rank order.
+  void init(Runtime& rt, uintptr_t areas);
+  // Every member of t is on this node.  A broadcast of len bytes from t's
+  // member `root`; a reduction of n elements into root's buf (members' buf
+  // are read only).
+  void bcast(const Team& t, int root, void* buf, std::size_t len, const Key& k);
+  void reduce(const Team& t, int root, void* buf, std::size_t n, int type, ReduceOp op, const Key& k);
+  // all[i*len ..) at root receives member i's `len` bytes from `mine`.
+  void gather(const Team& t, int root, const void* mine, std::size_t len, void* all, const Key& k);
+
+ private:
+  struct Buffer;
+  struct Area;
+  Area& area_of(int world_rank) const;
+  // Publishes [data, data+len) as chunk `chunk` of k for `consumers` readers.
+  void publish(const Key& k, uint32_t chunk, const void* data, std::size_t len, uint32_t consumers);
+  // Waits for producer's chunk `chunk` of k, hands it to use(data, len), then
+  // frees it.
+  template <typename Use>
+  void consume(int producer, const Key& k, uint32_t chunk, std::size_t len, Use&& use);
+
+  Runtime* rt_ = nullptr;
+  uintptr_t areas_ = 0;
+  uint64_t published_ = 0;  // my publications so far: which buffer is next
+};
+
+}  // namespace armci
