@@ -1,5 +1,6 @@
 #include "armci/collectives.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -39,10 +40,22 @@ struct Op {
   }
 };
 
+// A collective's messages to other processes are copies the provider may
+// still be sending when it returns (a rendezvous needs the sender's
+// progress until the receiver has read it); if this process then left the
+// library (to compute, or into MPI), the receiver would wait for it.  So a
+// collective returns only once they are all sent.
+struct SendsDone {
+  Runtime& rt;
+  ~SendsDone() {
+    if (rt.ofi) rt.ofi->msg_drain();
+  }
+};
+
 Op start(Runtime& rt, const Team& t, const char* call, const char* step) {
   route::flush(rt);  // coalesced operations go before the collective's messages
   Op op{rt, {}, step, 0};
-  std::snprintf(op.stamp.call, sizeof op.stamp.call, "%s", call);
+  for (std::size_t i = 0; i + 1 < sizeof op.stamp.call && call[i]; ++i) op.stamp.call[i] = call[i];
   op.stamp.seq = rt.mailbox.next_collective(t.ctx);
   return op;
 }
@@ -255,6 +268,9 @@ struct Levels {
 Levels levels(Runtime& rt, const Team& t, int root) {
   Levels l;
   const auto& topo = rt.topo;
+  // The common case of one node first, without building anything.
+  l.one_node = std::all_of(t.members.begin(), t.members.end(), [&](int w) { return topo.same_node(w); });
+  if (l.one_node) return l;
   const int root_node = topo.node_of[static_cast<std::size_t>(t.world(root))];
   std::vector<int> leader(static_cast<std::size_t>(topo.nnodes), -1);
   leader[static_cast<std::size_t>(root_node)] = t.world(root);
@@ -295,9 +311,10 @@ void node_reduce(Op& op, const Team& node, int root, void* buf, std::size_t n, i
 void node_bcast(Op& op, const Team& node, int root, void* buf, std::size_t len) {
   op.rt.node_coll.bcast(node, root, buf, len, op.key(node));
 }
+// A barrier of one node: everyone publishes, everyone reads everyone.
 void node_barrier(Op& op, const Team& node) {
-  node_reduce(op, node, 0, nullptr, 0, ARMCI_INT, ReduceOp::Sum);
-  node_bcast(op, node, 0, nullptr, 0);
+  op.rt.node_coll.allreduce(node, nullptr, 0, ARMCI_INT, ReduceOp::Sum, op.key(node));
+  ++op.phase;
 }
 
 }  // namespace
@@ -336,31 +353,36 @@ void reduce(Op& o, const Team& t, int root, void* buf, std::size_t n_elems, int 
 
 void barrier(Runtime& rt, const Team& t, const char* call) {
   Op op = start(rt, t, call, "barrier");
+  SendsDone done{rt};
   barrier(op, t);
 }
 
 void bcast(Runtime& rt, const Team& t, int root, void* buf, std::size_t len, const char* call) {
   Op op = start(rt, t, call, "broadcast");
+  SendsDone done{rt};
   bcast(op, t, root, buf, len);
 }
 
 void reduce(Runtime& rt, const Team& t, int root, void* buf, std::size_t n, int type, ReduceOp op,
             const char* call) {
   Op o = start(rt, t, call, "reduction");
+  SendsDone done{rt};
   reduce(o, t, root, buf, n, type, op);
 }
 
 void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, ReduceOp op,
                const char* call) {
   Op o = start(rt, t, call, "allreduce");
+  SendsDone done{rt};
   reduce_prepare(type, op, buf, n);
   if (t.size() == 1) return;
   // Inside a node: up a tree to the leader and back down (a few stores per
   // hop); between the leaders, whose messages are what it costs: exchanges.
   Levels l = levels(rt, t, 0);
   if (l.one_node) {
-    node_reduce(o, t, 0, buf, n, type, op);
-    return node_bcast(o, t, 0, buf, n * msg_type_size(type));
+    rt.node_coll.allreduce(t, buf, n, type, op, o.key(t));
+    ++o.phase;
+    return;
   }
   if (l.flat) return flat_allreduce(o, t, buf, n, type, op, kFlat);
   node_reduce(o, l.node, l.node_root, buf, n, type, op);
@@ -370,6 +392,7 @@ void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, R
 
 void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, void* all, const char* call) {
   Op op = start(rt, t, call, "allgather");
+  SendsDone done{rt};
   char* out = static_cast<char*>(all);
   const int n = t.size();
   auto at = [&](int rank) { return out + static_cast<std::size_t>(rank) * len; };

@@ -9,12 +9,11 @@
 namespace armci {
 
 namespace {
-constexpr int kBuffers = 2;
 constexpr std::size_t kCallWords = 6;  // a call's name, up to 47 characters
 
 void put_name(std::atomic<uint64_t>* w, const char* name) {
   char b[kCallWords * 8] = {};
-  std::snprintf(b, sizeof b, "%s", name);
+  for (std::size_t i = 0; i + 1 < sizeof b && name[i]; ++i) b[i] = name[i];
   for (std::size_t i = 0; i < kCallWords; ++i) {
     uint64_t v;
     std::memcpy(&v, b + 8 * i, 8);
@@ -27,21 +26,39 @@ void put_name(std::atomic<uint64_t>* w, const char* name) {
 // meanwhile), so a consumer scanning for the next chunk never takes a half
 // written one; its data only changes once every consumer of the previous
 // content counted itself in `acks`.
-struct NodeColl::Buffer {
-  std::atomic<uint32_t> version{0};
+struct NodeColl::Slot {
+  alignas(64) std::atomic<uint32_t> version{0};
   std::atomic<uint32_t> acks{0};
   uint32_t need = 0;  // consumers of the current content (the producer's own field)
   std::atomic<uint32_t> ctx{0}, seq{0}, phase{0}, chunk{0};
   std::atomic<uint64_t> len{0};
   std::atomic<uint64_t> call[kCallWords];
-  alignas(64) char data[kChunk];
 };
 
+// Two rings per process: two 64 KiB buffers for chunks of large payloads,
+// and kSmall small ones, so a root of many small broadcasts can run that far
+// ahead of its slowest consumer.
 struct NodeColl::Area {
   alignas(64) Doorbell published;  // a chunk is ready in one of the buffers
   alignas(64) Doorbell freed;      // a consumer finished with one
-  alignas(64) Buffer buf[kBuffers];
+  Slot big[kBig];
+  Slot small[kSmall];
+  alignas(64) char big_data[kBig][kChunk];
+  alignas(64) char small_data[kSmall][kSmallBytes];
 };
+
+NodeColl::Ring NodeColl::ring(Area& a, std::size_t len) {
+  if (len <= kSmallBytes) return {a.small, &a.small_data[0][0], kSmallBytes, kSmall};
+  return {a.big, &a.big_data[0][0], kChunk, kBig};
+}
+
+// Where a chunk goes is a function of its key, so a consumer reads one slot
+// instead of scanning the ring: consecutive chunks, phases and collectives
+// of a team take consecutive slots (3 is prime to both ring sizes).  Teams
+// that interleave may meet in a slot; the producer then waits for it.
+std::size_t NodeColl::slot_of(const Key& k, uint32_t chunk, std::size_t count) {
+  return (static_cast<std::size_t>(k.seq) * 3 + k.phase + chunk) % count;
+}
 
 std::size_t NodeColl::area_bytes() { return (sizeof(Area) + 4095) / 4096 * 4096; }
 
@@ -57,7 +74,9 @@ NodeColl::Area& NodeColl::area_of(int world_rank) const {
 
 void NodeColl::publish(const Key& k, uint32_t chunk, const void* data, std::size_t len, uint32_t consumers) {
   Area& a = area_of(rt_->me());
-  Buffer& b = a.buf[published_ % kBuffers];
+  const Ring r = ring(a, len);
+  const std::size_t i = slot_of(k, chunk, r.count);
+  Slot& b = r.slots[i];
   a.freed.wait([&] { return b.acks.load(std::memory_order_acquire) >= b.need; }, k.call,
                "the other processes of this node to take an earlier chunk of a collective");
   b.acks.store(0, std::memory_order_relaxed);
@@ -69,20 +88,20 @@ void NodeColl::publish(const Key& k, uint32_t chunk, const void* data, std::size
   b.chunk.store(chunk, std::memory_order_relaxed);
   b.len.store(len, std::memory_order_relaxed);
   put_name(b.call, k.call);
-  if (len) std::memcpy(b.data, data, len);
+  if (len) std::memcpy(r.data + i * r.stride, data, len);
   b.version.fetch_add(1, std::memory_order_release);
   a.published.ring();
-  ++published_;
 }
 
 template <typename Use>
 void NodeColl::consume(int producer, const Key& k, uint32_t chunk, std::size_t len, Use&& use) {
   Area& a = area_of(producer);
-  Buffer* found = nullptr;
+  const Ring r = ring(a, len);
+  Slot& b = r.slots[slot_of(k, chunk, r.count)];
   auto ready = [&] {
-    for (Buffer& b : a.buf) {
+    {
       const uint32_t v = b.version.load(std::memory_order_acquire);
-      if (v & 1) continue;
+      if (v & 1) return false;
       const uint32_t ctx = b.ctx.load(std::memory_order_relaxed), seq = b.seq.load(std::memory_order_relaxed);
       const uint32_t phase = b.phase.load(std::memory_order_relaxed), c = b.chunk.load(std::memory_order_relaxed);
       const uint64_t n = b.len.load(std::memory_order_relaxed);
@@ -92,7 +111,7 @@ void NodeColl::consume(int producer, const Key& k, uint32_t chunk, std::size_t l
         std::memcpy(theirs + 8 * i, &w, 8);
       }
       std::atomic_thread_fence(std::memory_order_acquire);
-      if (b.version.load(std::memory_order_relaxed) != v || ctx != k.ctx || seq != k.seq) continue;
+      if (b.version.load(std::memory_order_relaxed) != v || ctx != k.ctx || seq != k.seq) return false;
       theirs[sizeof theirs - 1] = '\0';
       if (std::strncmp(theirs, k.call, sizeof theirs - 1) != 0)
         fatal(k.call,
@@ -100,20 +119,20 @@ void NodeColl::consume(int producer, const Key& k, uint32_t chunk, std::size_t l
               "but process %d sent its part of %s, its collective #%u (every member must make the same "
               "collective calls in the same order)",
               rt_->me(), k.call, k.seq, producer, theirs, seq);
-      if (phase != k.phase || c != chunk) continue;
+      if (phase != k.phase || c != chunk) return false;
       if (n != len)
         fatal(k.call, "collective #%u (%s): %llu bytes from process %d where %zu were expected "
               "(members passed different sizes?)", k.seq, k.step, static_cast<unsigned long long>(n), producer, len);
-      found = &b;
       return true;
     }
-    return false;
   };
-  char what[160];
-  std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", producer, k.seq, k.call, k.step);
-  a.published.wait(ready, k.call, what);
-  use(found->data, len);
-  found->acks.fetch_add(1, std::memory_order_release);
+  if (!ready()) {  // the report of a wait that times out, written only for a wait
+    char what[160];
+    std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", producer, k.seq, k.call, k.step);
+    a.published.wait(ready, k.call, what);
+  }
+  use(r.data + static_cast<std::size_t>(&b - r.slots) * r.stride, len);
+  b.acks.fetch_add(1, std::memory_order_release);
   a.freed.ring();
 }
 
@@ -177,6 +196,30 @@ void NodeColl::gather(const Team& t, int root, const void* mine, std::size_t len
       consume(t.world(q), k, c, chunk_len(len, c),
               [&](const char* d, std::size_t m) { if (m) std::memcpy(dst + c * kChunk, d, m); });
   }
+}
+
+// Small payloads: every member publishes once and combines everyone's, in
+// team order (so all end with the same bits), with no root in between.
+void NodeColl::allreduce(const Team& t, void* buf, std::size_t n, int type, ReduceOp op, const Key& k) {
+  if (t.size() == 1) return;
+  const std::size_t es = msg_type_size(type), bytes = n * es;
+  if (bytes > kSmallBytes) {
+    Key second = k;
+    ++second.phase;  // the caller left room for two phases
+    reduce(t, 0, buf, n, type, op, k);
+    return bcast(t, 0, buf, bytes, second);
+  }
+  publish(k, 0, buf, bytes, static_cast<uint32_t>(t.size() - 1));
+  char sum[kSmallBytes];
+  for (int q = 0; q < t.size(); ++q) {
+    auto add = [&](const char* d, std::size_t) {
+      if (q == 0) std::memcpy(sum, d, bytes);
+      else if (bytes) reduce_combine(type, op, sum, d, n);
+    };
+    if (q == t.me) add(static_cast<const char*>(buf), bytes);
+    else consume(t.world(q), k, 0, bytes, add);
+  }
+  if (bytes) std::memcpy(buf, sum, bytes);
 }
 
 }  // namespace armci

@@ -22,6 +22,8 @@ class Runtime;
 class NodeColl {
  public:
   static constexpr std::size_t kChunk = 64 * 1024;
+  static constexpr std::size_t kSmallBytes = 256;  // payloads this small use the deep ring
+  static constexpr std::size_t kBig = 2, kSmall = 64;
   static std::size_t area_bytes();
 
   // Which collective a publication belongs to: the team's context, the
@@ -43,12 +45,23 @@ class NodeColl {
   // are read only).
   void bcast(const Team& t, int root, void* buf, std::size_t len, const Key& k);
   void reduce(const Team& t, int root, void* buf, std::size_t n, int type, ReduceOp op, const Key& k);
+  // Every member ends with the same combination of all (takes phases
+  // k.phase and k.phase + 1).
+  void allreduce(const Team& t, void* buf, std::size_t n, int type, ReduceOp op, const Key& k);
   // all[i*len ..) at root receives member i's `len` bytes from `mine`.
   void gather(const Team& t, int root, const void* mine, std::size_t len, void* all, const Key& k);
 
  private:
-  struct Buffer;
+  struct Slot;
   struct Area;
+  struct Ring {
+    Slot* slots;
+    char* data;
+    std::size_t stride;
+    std::size_t count;
+  };
+  Ring ring(Area& a, std::size_t len);
+  static std::size_t slot_of(const Key& k, uint32_t chunk, std::size_t count);
   Area& area_of(int world_rank) const;
   // Publishes [data, data+len) as chunk `chunk` of k for `consumers` readers.
   void publish(const Key& k, uint32_t chunk, const void* data, std::size_t len, uint32_t consumers);
@@ -59,7 +72,6 @@ class NodeColl {
 
   Runtime* rt_ = nullptr;
   uintptr_t areas_ = 0;
-  uint64_t published_ = 0;  // my publications so far: which buffer is next
 };
 
 }  // namespace armci

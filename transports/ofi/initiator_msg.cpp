@@ -79,6 +79,11 @@ void OfiImpl::msg_done(OpCtx* c, std::size_t len, bool truncated) {
 }
 
 // ---------------------------------------------------------------- Ofi API
+void Ofi::msg_drain() {
+  OfiImpl::Guard g(*impl_);
+  if (impl_->peers.sends) impl_->wait_until([&] { return impl_->peers.sends == 0; }, "messages to other processes to leave");
+}
+
 bool Ofi::direct_messages() const { return impl_->peers.on; }
 
 void Ofi::msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body,

@@ -81,6 +81,7 @@ class Ofi {
   void msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body, std::size_t len);
   std::size_t msg_recv(int from, uint64_t tag, void* head, std::size_t head_len, void* body, std::size_t cap,
                        const char* what, bool* longer);
+  void msg_drain();  // waits until every message sent has left (its copy is free)
   void lock(int node, uintptr_t lock_addr);
   bool trylock(int node, uintptr_t lock_addr);  // true: taken
   void unlock(int node, uintptr_t lock_addr);
