@@ -74,11 +74,21 @@ uint64_t msg_tag(int src, uint32_t ctx, int tag) {
          static_cast<uint8_t>(-tag);
 }
 
-void snd(Op& op, const Team& t, int tag, int to, const void* buf, std::size_t len) {
+// Bodies this large are sent from the caller's buffer (no copy) when the
+// caller says it stays untouched until sent() or the collective's end.
+constexpr std::size_t kBorrowFrom = 64 * 1024;
+
+void snd(Op& op, const Team& t, int tag, int to, const void* buf, std::size_t len, bool borrow = false) {
   const int peer = t.world(to);
   if (direct(op, peer))
-    return op.rt.ofi->msg_send(peer, msg_tag(op.rt.me(), t.ctx, tag), &op.stamp, sizeof op.stamp, buf, len);
+    return op.rt.ofi->msg_send(peer, msg_tag(op.rt.me(), t.ctx, tag), &op.stamp, sizeof op.stamp, buf, len,
+                               borrow && len >= kBorrowFrom);
   op.rt.mailbox.send(t.ctx, tag, peer, &op.stamp, sizeof op.stamp, buf, len);
+}
+
+// Waits until the messages sent so far have left (their buffers may change).
+void sent(Op& op) {
+  if (op.rt.ofi) op.rt.ofi->msg_drain();
 }
 
 [[noreturn]] void mismatch(const Op& op, int peer, const Stamp& theirs) {
@@ -173,7 +183,7 @@ void flat_bcast(Op& op, const Team& t, int root, void* buf, std::size_t len, int
   }
   mask >>= 1;
   while (mask > 0) {
-    if (vr + mask < n) snd(op, t, tag, (vr + mask + root) % n, buf, len);
+    if (vr + mask < n) snd(op, t, tag, (vr + mask + root) % n, buf, len, true);
     mask >>= 1;
   }
 }
@@ -194,7 +204,7 @@ void flat_reduce(Op& o, const Team& t, int root, void* buf, std::size_t n_elems,
         if (n_elems) reduce_combine(type, op, buf, tmp.data(), n_elems);
       }
     } else {
-      snd(o, t, tag, (vr - mask + root) % n, buf, bytes);
+      snd(o, t, tag, (vr - mask + root) % n, buf, bytes, true);
       break;
     }
   }
@@ -226,7 +236,7 @@ void flat_allreduce(Op& o, const Team& t, void* buf, std::size_t n_elems, int ty
   int vr;  // my rank among the p2 members of the doubling rounds; -1: folded in
   if (me < 2 * extra) {
     if (me % 2 == 0) {
-      snd(o, t, tag, me + 1, buf, bytes);
+      snd(o, t, tag, me + 1, buf, bytes, true);
       vr = -1;
     } else {
       rcv(o, t, tag, me - 1, theirs.data(), bytes);
@@ -240,12 +250,14 @@ void flat_allreduce(Op& o, const Team& t, void* buf, std::size_t n_elems, int ty
     auto real = [&](int v) { return v < extra ? 2 * v + 1 : v + extra; };
     for (int mask = 1; mask < p2; mask <<= 1) {
       const int partner = real(vr ^ mask);
-      snd(o, t, tag, partner, buf, bytes);
+      snd(o, t, tag, partner, buf, bytes, true);
       rcv(o, t, tag, partner, theirs.data(), bytes);
+      sent(o);  // the partner has read buf: it may change now
       combine(vr < (vr ^ mask));
     }
-    if (me < 2 * extra) snd(o, t, tag, me - 1, buf, bytes);
+    if (me < 2 * extra) snd(o, t, tag, me - 1, buf, bytes, true);
   } else {
+    sent(o);  // the result lands where my operand was read from
     rcv(o, t, tag, me + 1, buf, bytes);
   }
 }

@@ -126,7 +126,15 @@ void NodeColl::consume(int producer, const Key& k, uint32_t chunk, std::size_t l
       return true;
     }
   };
-  if (!ready()) {  // the report of a wait that times out, written only for a wait
+  // A few polls first: the report a long wait needs costs more to write
+  // than most waits last.
+  const unsigned every = wait_policy().yield_every;
+  bool here = ready();
+  for (unsigned i = 1; !here && i <= 256; ++i) {
+    if (i % every == 0) sched_yield_hint();
+    here = ready();
+  }
+  if (!here) {
     char what[160];
     std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", producer, k.seq, k.call, k.step);
     a.published.wait(ready, k.call, what);

@@ -258,18 +258,12 @@ void Runtime::start_node_agent(std::size_t prefix) {
   agent->start("armci-agent");
 }
 
-// More processes and node agents on this host than online CPUs: a spinning
-// waiter then holds a core that the process it waits for needs.
+// More processes on this host than online CPUs: a spinning waiter then
+// holds a core that the process it waits for needs.  (Node agents sleep
+// while idle and do not count.)
 bool Runtime::host_oversubscribed() const {
   const int host = topo.phys_node_of[static_cast<std::size_t>(topo.me)];
-  int procs = 0;
-  std::vector<char> agent(static_cast<std::size_t>(topo.nnodes), 0);
-  for (int r = 0; r < topo.nprocs(); ++r) {
-    if (topo.phys_node_of[static_cast<std::size_t>(r)] != host) continue;
-    ++procs;
-    agent[static_cast<std::size_t>(topo.node_of[static_cast<std::size_t>(r)])] = 1;
-  }
-  if (topo.nnodes > 1) for (char a : agent) procs += a;
+  const long procs = std::count(topo.phys_node_of.begin(), topo.phys_node_of.end(), host);
   const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   return cpus > 0 && procs > cpus;
 }

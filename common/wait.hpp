@@ -16,8 +16,8 @@ void futex_wake(const std::atomic<uint32_t>* word, int count = INT32_MAX);
 
 struct WaitPolicy {
   long spin_us = 50;
-  // Polls between yields while spinning: 1 where this host has more busy
-  // threads than CPUs (a waiter must hand its core to the one it waits for
+  // Polls between yields while spinning: 1 where this host has more
+  // processes than CPUs (a waiter must hand its core to the one it waits for
   // at once), 16 otherwise (a yield with nobody to run costs a system call).
   unsigned yield_every = 16;
   double timeout_s = 600;

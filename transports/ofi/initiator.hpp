@@ -316,7 +316,8 @@ struct OfiImpl {
   // Process-to-process messages (initiator_msg.cpp).
   PeerMessages peers;
   fi_addr_t peer(int rank);
-  void msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body, std::size_t len);
+  void msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body, std::size_t len,
+                bool borrow);
   // Returns the bytes received; w.truncated if the message was longer than head_len + cap.
   MsgWait msg_recv(int from, uint64_t tag, void* head, std::size_t head_len, void* body, std::size_t cap,
                    const char* what);

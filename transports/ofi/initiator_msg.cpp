@@ -4,7 +4,8 @@
 // off its own endpoint, instead of an agent taking it, storing it in the
 // mailbox and waking the receiver (two sleeping threads on the way).
 // A send is a copy, so it returns at once whatever the provider's protocol
-// (a rendezvous waits for the receiver); a receive waits for its message.
+// (a rendezvous waits for the receiver), or for large bodies borrows the
+// caller's buffer until msg_drain; a receive waits for its message.
 #include <rdma/fi_errno.h>
 #include <rdma/fi_tagged.h>
 
@@ -22,8 +23,10 @@ fi_addr_t OfiImpl::peer(int rank) {
 }
 
 void OfiImpl::msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body,
-                       std::size_t len) {
+                       std::size_t len, bool borrow) {
+  if (borrow && caps.iov_limit < 2) borrow = false;
   const std::size_t total = head_len + len;
+  const std::size_t copied = borrow ? head_len : total;
   const fi_addr_t dst = peer(to);
   ++stats.peer_messages;
   stats.remote_bytes += len;
@@ -36,10 +39,10 @@ void OfiImpl::msg_send(int to, uint64_t tag, const void* head, std::size_t head_
     peers.free_bufs.pop_back();
   }
   std::vector<char>& m = peers.bufs[static_cast<std::size_t>(b)];
-  if (m.size() < total) m.resize(total);
+  if (m.size() < copied) m.resize(copied);
   std::memcpy(m.data(), head, head_len);
-  if (len) std::memcpy(m.data() + head_len, body, len);
-  if (total <= inject_limit) {
+  if (len && !borrow) std::memcpy(m.data() + head_len, body, len);
+  if (!borrow && total <= inject_limit) {
     post([&] { return fi_tinject(ep.ep, m.data(), total, dst, tag); }, -1, "fi_tinject");
     peers.free_bufs.push_back(b);
     return;
@@ -47,7 +50,12 @@ void OfiImpl::msg_send(int to, uint64_t tag, const void* head, std::size_t head_
   OpCtx* c = ctx(OpKind::MsgSend, -1, nullptr, false);
   c->msg = b;
   ++peers.sends;
-  post([&] { return fi_tsend(ep.ep, m.data(), total, nullptr, dst, tag, &c->fi); }, -1, "fi_tsend");
+  if (!borrow) {
+    post([&] { return fi_tsend(ep.ep, m.data(), total, nullptr, dst, tag, &c->fi); }, -1, "fi_tsend");
+    return;
+  }
+  iovec iov[2] = {{m.data(), head_len}, {const_cast<void*>(body), len}};
+  post([&] { return fi_tsendv(ep.ep, iov, nullptr, 2, dst, tag, &c->fi); }, -1, "fi_tsendv");
 }
 
 MsgWait OfiImpl::msg_recv(int from, uint64_t tag, void* head, std::size_t head_len, void* body, std::size_t cap,
@@ -87,9 +95,9 @@ void Ofi::msg_drain() {
 bool Ofi::direct_messages() const { return impl_->peers.on; }
 
 void Ofi::msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body,
-                   std::size_t len) {
+                   std::size_t len, bool borrow) {
   OfiImpl::Guard g(*impl_);
-  impl_->msg_send(to, tag, head, head_len, body, len);
+  impl_->msg_send(to, tag, head, head_len, body, len, borrow);
 }
 
 std::size_t Ofi::msg_recv(int from, uint64_t tag, void* head, std::size_t head_len, void* body, std::size_t cap,

@@ -75,10 +75,12 @@ class Ofi {
   void signal(int node, const Signal& s);
   // Tagged messages straight to another process's endpoint (collectives
   // among node leaders), where the provider has them.  A send returns at
-  // once (it is a copy); a receive returns the bytes that came after the
-  // head, *longer if the message did not fit head + body.
+  // once: it is a copy, or (borrow) reads body until msg_drain returns; a
+  // receive returns the bytes that came after the head, *longer if the
+  // message did not fit head + body.
   bool direct_messages() const;
-  void msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body, std::size_t len);
+  void msg_send(int to, uint64_t tag, const void* head, std::size_t head_len, const void* body, std::size_t len,
+                bool borrow = false);
   std::size_t msg_recv(int from, uint64_t tag, void* head, std::size_t head_len, void* body, std::size_t cap,
                        const char* what, bool* longer);
   void msg_drain();  // waits until every message sent has left (its copy is free)
