@@ -45,15 +45,19 @@ struct Op {
 // progress until the receiver has read it); if this process then left the
 // library (to compute, or into MPI), the receiver would wait for it.  So a
 // collective returns only once they are all sent.
+// It also orders the collective after what this node's agent did before
+// (Runtime::agent_sync), and what follows before what it does next.
 struct SendsDone {
   Runtime& rt;
   ~SendsDone() {
     if (rt.ofi) rt.ofi->msg_drain();
+    rt.agent_sync.fetch_add(1, std::memory_order_acq_rel);
   }
 };
 
 Op start(Runtime& rt, const Team& t, const char* call, const char* step) {
   route::flush(rt);  // coalesced operations go before the collective's messages
+  rt.agent_sync.fetch_add(1, std::memory_order_acq_rel);
   Op op{rt, {}, step, 0};
   for (std::size_t i = 0; i + 1 < sizeof op.stamp.call && call[i]; ++i) op.stamp.call[i] = call[i];
   op.stamp.seq = rt.mailbox.next_collective(t.ctx);

@@ -221,8 +221,9 @@ void NodeColl::allreduce(const Team& t, void* buf, std::size_t n, int type, Redu
   char sum[kSmallBytes];
   for (int q = 0; q < t.size(); ++q) {
     auto add = [&](const char* d, std::size_t) {
+      if (!bytes) return;
       if (q == 0) std::memcpy(sum, d, bytes);
-      else if (bytes) reduce_combine(type, op, sum, d, n);
+      else reduce_combine(type, op, sum, d, n);
     };
     if (q == t.me) add(static_cast<const char*>(buf), bytes);
     else consume(t.world(q), k, 0, bytes, add);

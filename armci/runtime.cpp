@@ -63,6 +63,10 @@ transport::OfiContext Runtime::ofi_context() {
   c.coalesce.on = knobs.OFI_COALESCE;
   c.coalesce.op_max = std::min<std::size_t>(knobs.OFI_COALESCE_MAX, transport::ofi::kBatchRoom / 2);
   c.coalesce.delay_us = knobs.OFI_COALESCE_US;
+  if (knobs.OFI_WRITE_COMPLETION != "delivery" && knobs.OFI_WRITE_COMPLETION != "flush")
+    fatal("ARMCI_Init", "ARMCI_OFI_WRITE_COMPLETION=\"%s\" is neither delivery nor flush",
+          knobs.OFI_WRITE_COMPLETION.c_str());
+  c.write_flush = knobs.OFI_WRITE_COMPLETION == "flush";
   c.me = topo.me;
   c.nprocs = topo.nprocs();
   c.direct_messages = knobs.COLL_DIRECT;
@@ -248,6 +252,7 @@ void Runtime::start_node_agent(std::size_t prefix) {
     c.stage_slot = knobs.OFI_STAGE_FROM ? knobs.OFI_STAGE_SLOT + transport::ofi::kStageHead : 0;
     c.stage_max = knobs.OFI_STAGE_MAX;
     c.ctl = &heap_service->control();
+    c.sync = &agent_sync;
     ofi_agent = std::make_unique<transport::OfiAgent>(c);
     heap_service->set_segment_hook([this](uint32_t idx, void* addr, std::size_t len) {
       return ofi_agent->register_segment(idx, addr, len);

@@ -63,6 +63,9 @@ class Runtime {
   std::vector<uintptr_t> node_heap_base;  // per node
   Mailbox mailbox;
   NodeColl node_coll;  // collectives inside the node (shared buffers after the mailboxes)
+  // The node agent touches it after each pass, collectives before and after
+  // (OfiAgentContext::sync): a happens-before edge with the agent's thread.
+  std::atomic<uint64_t> agent_sync{0};
   Groups groups;
   Handles handles;
   Allocations allocations;

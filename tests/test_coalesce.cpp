@@ -35,6 +35,12 @@ bool coalescing() {
   return multi_node() && !(v && std::string(v) == "0");
 }
 
+// Writes complete when sent; fences read (ARMCI_OFI_WRITE_COMPLETION=flush).
+bool flush_writes() {
+  const char* v = std::getenv("ARMCI_OFI_WRITE_COMPLETION");
+  return multi_node() && v && std::string(v) == "flush";
+}
+
 // The sockets provider's round trips take milliseconds here: fewer rounds.
 int scaled(int n) {
   const char* p = std::getenv("ARMCI_OFI_PROVIDER");
@@ -132,23 +138,30 @@ TEST_F(Coalesce, GetsSeeEarlierPutsOnly) {
 }
 
 // Data put before a fence is in the target's memory when the barrier after
-// that fence returns, for every way of fencing.
+// that fence returns, for every way of fencing: small puts (coalesced) and
+// a 4 KiB put (an RMA write, whose completion mode ARMCI_OFI_WRITE_COMPLETION
+// picks).
 TEST_F(Coalesce, FenceThenBarrierMakesBatchesVisible) {
   const int t = target();
-  mp::Shared<long> a(static_cast<std::size_t>(kWords) * static_cast<std::size_t>(nproc()));
+  constexpr int kBlock = 512;  // longs: 4 KiB, above ARMCI_OFI_COALESCE_MAX
+  const std::size_t per = kWords + kBlock;
+  mp::Shared<long> a(per * static_cast<std::size_t>(nproc()));
   const int rounds = scaled(60);
   for (int r = 0; r < rounds; ++r) {
     long* mine = a.mine();
-    for (int i = 0; i < kWords * nproc(); ++i) mine[i] = -1;
+    for (std::size_t i = 0; i < per * static_cast<std::size_t>(nproc()); ++i) mine[i] = -1;
     ARMCI_Barrier();
-    long* remote = a.of(t) + kWords * me();
-    std::vector<long> v(kWords);
+    long* remote = a.of(t) + per * static_cast<std::size_t>(me());
+    std::vector<long> v(per);
+    for (std::size_t i = 0; i < per; ++i) v[i] = r * 100000L + me() * 10000L + static_cast<long>(i);
     const bool counted = coalescing() && !ARMCI_Same_node(t);
     const long batches0 = counted ? mp::ofi_stat("batches") : 0;
-    for (int i = 0; i < kWords; ++i) {
-      v[static_cast<std::size_t>(i)] = r * 10000L + me() * 100 + i;
+    const bool flushed = flush_writes() && !ARMCI_Same_node(t);
+    const long reads0 = flushed ? mp::ofi_stat("flush_reads") : 0;
+    for (int i = 0; i < kWords; ++i)
       ARMCI_NbPut(&v[static_cast<std::size_t>(i)], remote + i, sizeof(long), t, nullptr);
-    }
+    ARMCI_NbPut(&v[kWords], remote + kWords, kBlock * static_cast<int>(sizeof(long)), t, nullptr);
+    ARMCI_WaitAll();
     // A barrier that fences nothing itself: the fence must have done it.
     switch (r % 3) {
       case 0: ARMCI_Fence(t); break;
@@ -160,13 +173,18 @@ TEST_F(Coalesce, FenceThenBarrierMakesBatchesVisible) {
     if (counted) {
       EXPECT_GT(mp::ofi_stat("batches"), batches0) << "round " << r << ": the fence sent no batch";
     }
+    if (flushed) {
+      EXPECT_GT(mp::ofi_stat("flush_reads"), reads0) << "round " << r << ": the fence did not flush the write";
+    }
     if (r % 3 != 2) armci_msg_barrier();
     // Everything written to me is here now.
     int missing = 0;
     for (int o = 0; o < nproc(); ++o) {
       if (target_of(o) != me()) continue;
-      for (int i = 0; i < kWords; ++i)
-        if (mp::load_acquire(&mine[o * kWords + i]) != r * 10000L + o * 100 + i) ++missing;
+      for (std::size_t i = 0; i < per; ++i)
+        if (mp::load_acquire(&mine[static_cast<std::size_t>(o) * per + i]) !=
+            r * 100000L + o * 10000L + static_cast<long>(i))
+          ++missing;
     }
     EXPECT_EQ(missing, 0) << "round " << r << ": words not in place after fence + barrier";
     ARMCI_Barrier();

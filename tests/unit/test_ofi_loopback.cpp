@@ -42,6 +42,7 @@ class OfiLoopback : public ::testing::Test {
     c.endpoint = o;
     c.endpoint.role = "test initiator";
     c.pack_below = 0;  // pieces go as RMA: there is no agent for active messages
+    c.coalesce.on = false;  // nor for batches
     c.me = 1;
     c.node_leader = {0};
     c.procs_outside = {1};

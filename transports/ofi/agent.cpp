@@ -624,6 +624,12 @@ void OfiAgentImpl::on_push_done(PushSlot& ps, int err) {
 
 bool OfiAgentImpl::poll() {
   bool any = false;
+  struct Synced {
+    std::atomic<uint64_t>* s;
+    ~Synced() {
+      if (s) s->fetch_add(1, std::memory_order_acq_rel);
+    }
+  } synced{cfg.sync};
   while (!backlog.empty() && send_now(backlog.front().to, backlog.front().msg.data(), backlog.front().msg.size()))
     backlog.pop_front();
   while (!push_queue.empty()) {

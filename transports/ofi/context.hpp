@@ -3,6 +3,7 @@
 // without a launcher, PMIx or the rest of the runtime (armci/runtime.cpp
 // fills this in from the knobs and the topology).
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -34,6 +35,7 @@ struct OfiStats {
   Counter batches;         // batches sent as one active message
   Counter timer_flushes;   // batches the timer sent (nothing else had within ARMCI_OFI_COALESCE_US)
   Counter peer_messages;   // messages straight to another process's endpoint (collectives)
+  Counter flush_reads;     // fences' reads standing for writes' delivery (ARMCI_OFI_WRITE_COMPLETION=flush)
   // Which libfabric calls met -FI_EAGAIN, how often, and for how long: tells
   // a connection set-up (few posts, long waits) from a full queue (many
   // posts, short waits).  Written under the initiator's lock.
@@ -65,6 +67,7 @@ struct OfiContext {
   bool stage_cq_data = true;      // ARMCI_OFI_STAGE_CQ_DATA
   double eagain_timeout = 60;     // ARMCI_OFI_EAGAIN_TIMEOUT
   CoalesceConfig coalesce;        // ARMCI_OFI_COALESCE*
+  bool write_flush = false;       // ARMCI_OFI_WRITE_COMPLETION=flush
   int me = 0;                     // my rank: the origin of my active messages
   // Per node (their number is the size): the rank whose agent serves it
   // (named in messages) and how many processes outside it may send to it
@@ -92,6 +95,13 @@ struct OfiAgentContext {
   std::size_t stage_slot = 0;  // ARMCI_OFI_STAGE_SLOT + ofi::kStageHead (0: no staging)
   std::size_t stage_max = 0;   // ARMCI_OFI_STAGE_MAX
   memory::NodeControl* ctl = nullptr;
+  // Touched (acq_rel) after every pass that handled something, and by the
+  // collectives of the agent's own process (Runtime::agent_sync): the
+  // happens-before edge between what the agent's provider wrote into or
+  // read from this process's heap and what the process does after a
+  // collective.  The network orders them anyway; this says so to the
+  // memory model (and ThreadSanitizer).
+  std::atomic<uint64_t>* sync = nullptr;
 };
 
 }  // namespace armci::transport

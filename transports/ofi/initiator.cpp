@@ -65,8 +65,16 @@ OfiImpl::OfiImpl(const OfiContext& c)
   if (caps.atomics) probe_atomics();
   plan_ordering();
   quiet_signals = caps.has(FI_ORDER_SAS);
-  // Sends are copies the provider reads from: without FI_MR_LOCAL only.
-  peers.on = cfg.direct_messages && caps.tagged && !caps.mr_local && cfg.peer_address && cfg.nprocs > 0;
+  flush_writes = cfg.write_flush && caps.has(FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAW);
+  write_completion = flush_writes ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
+  // A message may reach a process before it posts the receive (a sender
+  // runs ahead): only providers that buffer unexpected messages without a
+  // hard limit may carry them; the sockets provider stalls for good when its
+  // buffer fills (tests/flow_check.sh).  Sends read copies or the caller's
+  // memory: without FI_MR_LOCAL only.
+  const bool unexpected_ok = caps.provider.rfind("sockets", 0) != 0;
+  peers.on = cfg.direct_messages && caps.tagged && unexpected_ok && !caps.mr_local && cfg.peer_address &&
+             cfg.nprocs > 0;
   peers.addr.assign(static_cast<std::size_t>(std::max(cfg.nprocs, 0)), FI_ADDR_UNSPEC);
 }
 
@@ -356,12 +364,35 @@ void OfiImpl::fence(int node) {
   flush_batch(node);
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   if (s.quiet_fenced) flush_quiet(node);
-  wait_until([&] { return s.writes == 0 && s.ams == 0 && s.atomics == 0; }, "remote completion (ARMCI_Fence)");
+  if (s.unflushed) post_flush_read(node);
+  wait_until([&] { return s.writes == 0 && s.ams == 0 && s.atomics == 0 && (!flush_writes || s.reads == 0); },
+             "remote completion (ARMCI_Fence)");
+}
+
+void OfiImpl::post_flush_read(int node) {
+  NodeState& s = nodes[static_cast<std::size_t>(node)];
+  s.unflushed = 0;
+  ++stats.flush_reads;
+  const ofi::RemoteSegment* seg0 = segs.first(node);
+  if (!seg0) fatal("ARMCI", "flush of writes to node %d: no segment of its heap is known", node);
+  const Target at = segment(node, segs.base(node) + seg0->off);
+  std::size_t len = 8;
+  uint64_t raddr, key;
+  remote(at, at.lo, len, raddr, key, "flush read");
+  OpCtx* c = ctx(OpKind::Read, node, nullptr, false);
+  c->buf = take_send_buf();  // freed when the read completes
+  void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
+  iovec iov{send_buf(c->buf), len};
+  fi_rma_iov rio{raddr, len, key};
+  post_rma({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, 0});
 }
 
 void OfiImpl::fence_all() {
-  // Every batch and Flush on its way before the first wait: one round trip, not one per node.
+  // Every batch, Flush and flush read on its way before the first wait: one
+  // round trip, not one per node.
   flush_batches();
+  for (int n = 0; n < static_cast<int>(nodes.size()); ++n)
+    if (nodes[static_cast<std::size_t>(n)].unflushed) post_flush_read(n);
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n)
     if (nodes[static_cast<std::size_t>(n)].quiet_fenced) flush_quiet(n);
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n) fence(n);
@@ -434,6 +465,7 @@ bool Ofi::busy() const {
 }
 std::string Ofi::describe() const {
   std::string d = impl_->caps.describe();
+  d += impl_->flush_writes ? ", writes flushed at fences" : ", writes delivery-complete";
   if (impl_->caps.atomics) d += "\n  native atomics: " + impl_->native.describe();
   return d;
 }

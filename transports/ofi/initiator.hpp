@@ -4,6 +4,7 @@
 #pragma once
 #include <rdma/fi_rma.h>
 
+#include <atomic>
 #include <deque>
 #include <type_traits>
 #include <memory>
@@ -25,6 +26,9 @@ namespace armci::transport {
 using ofi::AmHeader;
 using ofi::AmOp;
 using ofi::ReplyHeader;
+
+// Which way an RMA moves data: put (write) or get (read).
+enum class Dir : uint8_t { Put, Get };
 
 enum class OpKind : uint8_t { Write, Read, AmSend, ReplyRecv, Atomic, StageWrite, StageRead, MsgSend, MsgRecv };
 enum class OpClass { Write, Read, Am, Atomic, FetchAtomic };
@@ -89,7 +93,8 @@ struct PendingAm {
 inline constexpr uint32_t kReplyBufs = 64;
 
 struct NodeState {
-  uint32_t writes = 0;    // RMA writes not yet delivered
+  uint32_t writes = 0;    // RMA writes not yet delivered (flushed writes: not yet sent)
+  uint32_t unflushed = 0;  // writes sent since the last flush read (ARMCI_OFI_WRITE_COMPLETION=flush)
   uint32_t reads = 0;     // RMA reads not yet complete
   uint32_t ams = 0;       // active messages not yet answered
   uint32_t implicit = 0;  // implicit (NULL handle) operations not locally complete
@@ -115,11 +120,14 @@ struct OfiImpl {
   // any other caller) gets in.  One lock: libfabric's endpoint, the
   // counters and the token table change together.
   std::mutex mu;
-  bool threaded = false;
+  // Read by the coalescing timer too (wait_until lets go of the lock);
+  // changes only at start-up.
+  std::atomic<bool> threaded{false};
+  bool locking() const { return threaded.load(std::memory_order_relaxed); }
   struct Guard {
     OfiImpl& m;
-    explicit Guard(OfiImpl& x) : m(x) { if (m.threaded) m.mu.lock(); }
-    ~Guard() { if (m.threaded) m.mu.unlock(); }
+    explicit Guard(OfiImpl& x) : m(x) { if (m.locking()) m.mu.lock(); }
+    ~Guard() { if (m.locking()) m.mu.unlock(); }
     Guard(const Guard&) = delete;
     Guard& operator=(const Guard&) = delete;
   };
@@ -127,9 +135,9 @@ struct OfiImpl {
   // across this must be its own: another thread may run in between.
   template <typename F>
   void unlocked(F&& f) {
-    if (threaded) mu.unlock();
+    if (locking()) mu.unlock();
     f();
-    if (threaded) mu.lock();
+    if (locking()) mu.lock();
   }
   std::vector<char> send_mem, recv_mem, stage_local;
   ofi::Endpoint ep;
@@ -182,6 +190,13 @@ struct OfiImpl {
   void plan_ordering();
   void fence(int node);
   void fence_all();
+  // Where writes complete only at the origin (ARMCI_OFI_WRITE_COMPLETION=
+  // flush, on a provider that orders a read after writes), a fence reads 8
+  // bytes of the node's heap instead: its completion says every earlier
+  // write is in place.  Otherwise each write waits for delivery.
+  bool flush_writes = false;
+  uint64_t write_completion = FI_DELIVERY_COMPLETE;
+  void post_flush_read(int node);
   void wait_node(int node);
   // Posts with op(), driving progress and retrying while it returns
   // -FI_EAGAIN (first contact, full queue), within ARMCI_OFI_EAGAIN_TIMEOUT.
@@ -296,7 +311,7 @@ struct OfiImpl {
   bool coalesce_put(int node, const Target& at, const void* src, uintptr_t dst, std::size_t n, Request* req);
   bool coalesce_get(int node, const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req);
   bool coalesce_acc(int node, int type, const void* scale, Pieces p);
-  bool coalesce_pieces(bool is_write, const Target& at, Pieces p, Request* req);
+  bool coalesce_pieces(Dir dir, const Target& at, Pieces p, Request* req);
   void flush_batch(int node);
   bool send_alone(int node, Batch& b);
   void flush_batches();
@@ -328,17 +343,28 @@ struct OfiImpl {
   void native_acc(const Target& at, int type, const void* scale, Pieces p);
   bool native_rmw(const Target& at, int op, void* ploc, uintptr_t prem, long extra);
 
-  // RMA (initiator_rma.cpp): is_write picks put or get; `local` is the
-  // source of a put and the destination of a get.
-  void rma(bool is_write, const Target& at, const void* local, uintptr_t remote_addr, std::size_t n, Request* req);
-  void rma_iov(bool is_write, const Target& at, Pieces p, std::size_t first,
-               std::size_t count, Request* req);
-  void pieces(bool is_write, const Target& at, Pieces p, Request* req);
-  // Counts the write in the node's writes (stage_writes for OpKind::StageWrite)
-  // or reads, and `bytes` in the statistics.  count local iovecs, as many
-  // remote ones unless rma_count says otherwise.
-  void post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_iov* rma, std::size_t count,
-                OpCtx* c, uint64_t flags, std::size_t bytes, uint64_t cq_data = 0, std::size_t rma_count = 0);
+  // RMA (initiator_rma.cpp): `local` is the source of a put and the
+  // destination of a get.
+  void rma(Dir dir, const Target& at, const void* local, uintptr_t remote_addr, std::size_t n, Request* req);
+  void rma_iov(Dir dir, const Target& at, Pieces p, std::size_t first, std::size_t count, Request* req);
+  void pieces(Dir dir, const Target& at, Pieces p, Request* req);
+  // One RMA post: what it moves and what it counts as.  A write counts in
+  // the node's writes (stage_writes for OpKind::StageWrite), a read in its
+  // reads; `bytes` go to the statistics.
+  struct RmaPost {
+    Dir dir;
+    int node;
+    iovec* iov;             // local side
+    void** desc;
+    std::size_t count;
+    fi_rma_iov* rma;        // remote side
+    std::size_t rma_count;  // 0: as many as local
+    OpCtx* c;
+    uint64_t flags;
+    std::size_t bytes;
+    uint64_t cq_data = 0;
+  };
+  void post_rma(const RmaPost& p);
 };
 
 // Pieces (local, remote, bytes) of a strided transfer, in the calling

@@ -99,8 +99,9 @@ bool OfiImpl::coalesce_acc(int node, int type, const void* scale, Pieces p) {
   return true;
 }
 
-bool OfiImpl::coalesce_pieces(bool is_write, const Target& at, Pieces p, Request* req) {
+bool OfiImpl::coalesce_pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   const int node = at.node;
+  const bool is_write = dir == Dir::Put;
   std::size_t total = 0;
   for (const Piece& q : p) total += q.bytes;
   if (!joins_batch(node, total, req, req && req->blocking)) return false;
@@ -175,7 +176,7 @@ bool OfiImpl::send_alone(int node, Batch& b) {
   OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, g ? g->req : nullptr, !is_write);
   void* local = g ? g->dst : const_cast<char*>(b.first_data());
   void* desc = g ? local_desc(local, len) : nullptr;
-  uint64_t flags = is_write ? FI_DELIVERY_COMPLETE | FI_COMPLETION : FI_COMPLETION;
+  uint64_t flags = is_write ? write_completion | FI_COMPLETION : FI_COMPLETION;
   if (is_write && len <= inject_limit) {
     flags |= FI_INJECT;
   } else if (is_write || (caps.mr_local && !desc)) {
@@ -193,7 +194,7 @@ bool OfiImpl::send_alone(int node, Batch& b) {
   }
   iovec iov{local, len};
   fi_rma_iov rio{raddr, len, key};
-  post_rma(is_write, node, &iov, &desc, &rio, 1, c, flags, is_write ? 0 : len);
+  post_rma({is_write ? Dir::Put : Dir::Get, node, &iov, &desc, 1, &rio, 0, c, flags, is_write ? 0 : len});
   return true;
 }
 

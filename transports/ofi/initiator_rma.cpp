@@ -10,33 +10,33 @@
 
 namespace armci::transport {
 
-void OfiImpl::post_rma(bool is_write, int node, iovec* iov, void** desc, fi_rma_iov* rma,
-                       std::size_t count, OpCtx* c, uint64_t flags, std::size_t bytes, uint64_t cq_data,
-                       std::size_t rma_count) {
+void OfiImpl::post_rma(const RmaPost& p) {
   fi_msg_rma msg{};
-  msg.data = cq_data;
-  msg.msg_iov = iov;
-  msg.desc = desc;
-  msg.iov_count = count;
-  msg.addr = static_cast<fi_addr_t>(node);
-  msg.rma_iov = rma;
-  msg.rma_iov_count = rma_count ? rma_count : count;
-  msg.context = &c->fi;
-  NodeState& s = nodes[static_cast<std::size_t>(node)];
-  if (is_write) {
-    ++(c->kind == OpKind::StageWrite ? s.stage_writes : s.writes);
-    post([&] { return fi_writemsg(ep.ep, &msg, flags); }, node, "fi_writemsg");
+  msg.data = p.cq_data;
+  msg.msg_iov = p.iov;
+  msg.desc = p.desc;
+  msg.iov_count = p.count;
+  msg.addr = static_cast<fi_addr_t>(p.node);
+  msg.rma_iov = p.rma;
+  msg.rma_iov_count = p.rma_count ? p.rma_count : p.count;
+  msg.context = &p.c->fi;
+  NodeState& s = nodes[static_cast<std::size_t>(p.node)];
+  if (p.dir == Dir::Put) {
+    ++(p.c->kind == OpKind::StageWrite ? s.stage_writes : s.writes);
+    if (flush_writes && p.c->kind == OpKind::Write) ++s.unflushed;
+    post([&] { return fi_writemsg(ep.ep, &msg, p.flags); }, p.node, "fi_writemsg");
   } else {
     ++s.reads;
-    post([&] { return fi_readmsg(ep.ep, &msg, flags); }, node, "fi_readmsg");
+    post([&] { return fi_readmsg(ep.ep, &msg, p.flags); }, p.node, "fi_readmsg");
   }
-  stats.remote_bytes += bytes;
+  stats.remote_bytes += p.bytes;
   ++stats.remote_ops;
 }
 
-void OfiImpl::rma(bool is_write, const Target& at, const void* local, uintptr_t remote_addr, std::size_t n,
+void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote_addr, std::size_t n,
                   Request* req) {
   const int node = at.node;
+  const bool is_write = dir == Dir::Put;
   order(node, is_write ? OpClass::Write : OpClass::Read);
   auto l = static_cast<char*>(const_cast<void*>(local));
   while (n > 0) {
@@ -44,7 +44,7 @@ void OfiImpl::rma(bool is_write, const Target& at, const void* local, uintptr_t 
     uint64_t raddr, key;
     remote(at, remote_addr, chunk, raddr, key, is_write ? "put" : "get");
     void* desc = local_desc(l, chunk);
-    uint64_t flags = is_write ? FI_DELIVERY_COMPLETE | FI_COMPLETION : FI_COMPLETION;
+    uint64_t flags = is_write ? write_completion | FI_COMPLETION : FI_COMPLETION;
     OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
     void* at = l;
     if (is_write && chunk <= inject_limit) {
@@ -68,16 +68,16 @@ void OfiImpl::rma(bool is_write, const Target& at, const void* local, uintptr_t 
     if (c->counts_local) account_local(node, req);
     iovec iov{at, chunk};
     fi_rma_iov r{raddr, chunk, key};
-    post_rma(is_write, node, &iov, &desc, &r, 1, c, flags, chunk);
+    post_rma({dir, node, &iov, &desc, 1, &r, 0, c, flags, chunk});
     l += chunk;
     remote_addr += chunk;
     n -= chunk;
   }
 }
 
-void OfiImpl::rma_iov(bool is_write, const Target& at, Pieces p, std::size_t first,
-                      std::size_t count, Request* req) {
+void OfiImpl::rma_iov(Dir dir, const Target& at, Pieces p, std::size_t first, std::size_t count, Request* req) {
   const int node = at.node;
+  const bool is_write = dir == Dir::Put;
   iovec iov[16];
   void* desc[16];
   fi_rma_iov rio[16];
@@ -91,14 +91,14 @@ void OfiImpl::rma_iov(bool is_write, const Target& at, Pieces p, std::size_t fir
     if (len != q.bytes || (caps.mr_local && !desc[i])) {
       // Crosses a segment or needs a bounce: one piece at a time.
       for (std::size_t j = 0; j < count; ++j)
-        rma(is_write, at, p[first + j].local, p[first + j].remote, p[first + j].bytes, req);
+        rma(dir, at, p[first + j].local, p[first + j].remote, p[first + j].bytes, req);
       return;
     }
     iov[i] = {const_cast<void*>(q.local), q.bytes};
     rio[i] = {raddr, q.bytes, key};
     total += q.bytes;
   }
-  uint64_t flags = is_write ? FI_DELIVERY_COMPLETE | FI_COMPLETION : FI_COMPLETION;
+  uint64_t flags = is_write ? write_completion | FI_COMPLETION : FI_COMPLETION;
   OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
   if (is_write && total <= inject_limit) {
     flags |= FI_INJECT;
@@ -106,14 +106,15 @@ void OfiImpl::rma_iov(bool is_write, const Target& at, Pieces p, std::size_t fir
   } else {
     account_local(node, req);
   }
-  post_rma(is_write, node, iov, desc, rio, count, c, flags, total);
+  post_rma({dir, node, iov, desc, count, rio, 0, c, flags, total});
 }
 
-void OfiImpl::pieces(bool is_write, const Target& at, Pieces p, Request* req) {
+void OfiImpl::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   const int node = at.node;
+  const bool is_write = dir == Dir::Put;
   if (p.empty()) return;
-  if (coalesce_pieces(is_write, at, p, req)) return;
-  if (p.size() == 1) return rma(is_write, at, p[0].local, p[0].remote, p[0].bytes, req);
+  if (coalesce_pieces(dir, at, p, req)) return;
+  if (p.size() == 1) return rma(dir, at, p[0].local, p[0].remote, p[0].bytes, req);
   std::size_t total = 0;
   for (const auto& q : p) total += q.bytes;
   const std::size_t avg = total / p.size();
@@ -132,10 +133,10 @@ void OfiImpl::pieces(bool is_write, const Target& at, Pieces p, Request* req) {
     std::size_t k = 0, bytes = 0;
     while (i + k < p.size() && k < g && bytes + p[i + k].bytes <= caps.max_msg) bytes += p[i + k++].bytes;
     if (k <= 1) {
-      rma(is_write, at, p[i].local, p[i].remote, p[i].bytes, req);  // splits huge pieces
+      rma(dir, at, p[i].local, p[i].remote, p[i].bytes, req);  // splits huge pieces
       k = 1;
     } else {
-      rma_iov(is_write, at, p, i, k, req);
+      rma_iov(dir, at, p, i, k, req);
     }
     i += k;
   }
@@ -156,35 +157,35 @@ Pieces strided_pieces(const void* local, uintptr_t remote, const StridedShape& s
 void Ofi::put(const Target& at, const void* src, uintptr_t dst, std::size_t n, Request* req) {
   OfiImpl::Guard g(*impl_);
   if (impl_->coalesce_put(at.node, at, src, dst, n, req)) return;
-  impl_->rma(true, at, src, dst, n, req);
+  impl_->rma(Dir::Put, at, src, dst, n, req);
 }
 
 void Ofi::get(const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req) {
   OfiImpl::Guard g(*impl_);
   if (impl_->coalesce_get(at.node, at, src, dst, n, req)) return;
-  impl_->rma(false, at, dst, src, n, req);
+  impl_->rma(Dir::Get, at, dst, src, n, req);
 }
 
 void Ofi::put_pieces(const Target& at, Pieces p, Request* req) {
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(true, at, p, req);
+  impl_->pieces(Dir::Put, at, p, req);
 }
 
 void Ofi::get_pieces(const Target& at, Pieces p, Request* req) {
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(false, at, p, req);
+  impl_->pieces(Dir::Get, at, p, req);
 }
 
 void Ofi::put_strided(const Target& at, const void* src, uintptr_t dst, const StridedShape& s, Request* req) {
   OfiImpl::Guard g(*impl_);
   if (impl_->staged_shape(at.node, AmOp::PutStrided, 0, nullptr, src, dst, s)) return;
-  impl_->pieces(true, at, strided_pieces(src, dst, s, true), req);
+  impl_->pieces(Dir::Put, at, strided_pieces(src, dst, s, true), req);
 }
 
 void Ofi::get_strided(const Target& at, uintptr_t src, void* dst, const StridedShape& s, Request* req) {
   OfiImpl::Guard g(*impl_);
   if (impl_->staged_get_shape(at.node, src, dst, s)) return;
-  impl_->pieces(false, at, strided_pieces(dst, src, s, false), req);
+  impl_->pieces(Dir::Get, at, strided_pieces(dst, src, s, false), req);
 }
 
 }  // namespace armci::transport

@@ -122,8 +122,8 @@ void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
     const bool at_once = saw || stage_cq_data;
     uint64_t flags = (at_once ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE) | FI_COMPLETION;
     if (stage_cq_data) flags |= FI_REMOTE_CQ_DATA;
-    post_rma(true, node, iov, desc, &rio, k.tail ? 2 : 1, c, flags, 0,
-             ofi::stage_cq_data(static_cast<uint32_t>(cfg.me), t, static_cast<uint32_t>(slot)), 1);
+    post_rma({Dir::Put, node, iov, desc, k.tail ? 2u : 1u, &rio, 1, c, flags, 0,
+              ofi::stage_cq_data(static_cast<uint32_t>(cfg.me), t, static_cast<uint32_t>(slot))});
     flight.push_back({l, gen, t, slot, len, k.tail != nullptr});
     if (at_once) announce_oldest();
   }
@@ -228,7 +228,7 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
       iovec iov{stage_local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot, f.len};
       void* desc = stage_local_mr ? fi_mr_desc(stage_local_mr) : nullptr;
       fi_rma_iov rio{s.stage_addr + static_cast<uint64_t>(f.slot) * s.stage_slot, f.len, s.stage_key};
-      post_rma(false, node, &iov, &desc, &rio, 1, c, FI_COMPLETION, f.len);
+      post_rma({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, f.len});
     }
     const bool mine_in_flight = head < used;
     if (more() && (!mine_in_flight || (s.stage_free != 0 && s.ams < s.window && ams_total < reply_bufs))) {

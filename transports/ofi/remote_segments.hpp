@@ -38,6 +38,11 @@ class RemoteSegments {
     --it;
     return off < it->off + it->size ? &*it : nullptr;
   }
+  // The lowest segment known of node, or nullptr.
+  const RemoteSegment* first(int node) const {
+    const auto& v = nodes_[static_cast<std::size_t>(node)].segs;
+    return v.empty() ? nullptr : &v.front();
+  }
   std::size_t entries() const {
     std::size_t e = 0;
     for (const auto& n : nodes_) e += n.segs.size();
