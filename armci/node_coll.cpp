@@ -128,7 +128,7 @@ void NodeColl::consume(int producer, const Key& k, uint32_t chunk, std::size_t l
   };
   // A few polls first: the report a long wait needs costs more to write
   // than most waits last.
-  const unsigned every = wait_policy().yield_every;
+  const unsigned every = yield_every_now(wait_policy());
   bool here = ready();
   for (unsigned i = 1; !here && i <= 256; ++i) {
     if (i % every == 0) sched_yield_hint();

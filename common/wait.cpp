@@ -10,6 +10,7 @@
 #include <cmath>
 #include <thread>
 
+#include "common/cpu_pressure.hpp"
 #include "common/log.hpp"
 
 namespace armci {
@@ -44,6 +45,13 @@ void futex_wake(const std::atomic<uint32_t>* word, int count) {
 
 void sched_yield_hint() { sched_yield(); }
 
+unsigned yield_every_now(const WaitPolicy& p) {
+  if (p.yield_every <= 1) return 1;
+  thread_local CpuPressure load;
+  load.refresh(std::chrono::steady_clock::now());
+  return load.contested() ? 1 : p.yield_every;
+}
+
 void block_briefly() { std::this_thread::sleep_for(std::chrono::microseconds(50)); }
 
 void wait_timed_out(const char* call, const char* what, double seconds) {
@@ -73,7 +81,7 @@ void Backoff::pause() {
   ++spins_;
   const double waited = watch_.waited();
   if (waited * 1e6 < static_cast<double>(p.spin_us)) {
-    if (spins_ % p.yield_every == 0) sched_yield();
+    if (spins_ % every_ == 0) sched_yield();
     return;
   }
   // Past the spin window: give the core away now and then (a caller that

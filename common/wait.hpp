@@ -53,16 +53,25 @@ class WaitWatch {
   std::chrono::steady_clock::time_point last_check_;
 };
 
+// Polls between yields for a wait starting now: the policy's, or 1 while
+// the host has more runnable threads than CPUs (/proc/loadavg, read at
+// most once a millisecond per thread): hosts that share CPUs (namespace
+// hosts, containers) count as oversubscribed although each sees few
+// processes of its own.
+unsigned yield_every_now(const WaitPolicy& p);
+
 // Wait for a condition nobody signals through a word (progress-driven waits,
 // e.g. network completions): poll with backoff that yields, then sleeps.
 class Backoff {
  public:
-  explicit Backoff(const char* call, const char* what) : watch_(call, what) {}
+  explicit Backoff(const char* call, const char* what)
+      : watch_(call, what), every_(yield_every_now(wait_policy())) {}
   void pause();  // one step: spin, then yield, then sleep up to 1 ms
   void reset() { spins_ = 0; }
 
  private:
   WaitWatch watch_;
+  unsigned every_;  // polls between yields while spinning
   unsigned long spins_ = 0;
 };
 
@@ -77,6 +86,7 @@ template <typename Done, typename Load, typename Block>
 void spin_then_block(Done&& done, Load&& load, Block&& block, const char* call, const char* what) {
   if (done()) return;
   const WaitPolicy& p = wait_policy();
+  const unsigned every = yield_every_now(p);
   WaitWatch watch(call, what);
   auto spin_end = std::chrono::steady_clock::now() + std::chrono::microseconds(p.spin_us);
   unsigned n = 0;
@@ -85,7 +95,7 @@ void spin_then_block(Done&& done, Load&& load, Block&& block, const char* call, 
     if (done()) return;
     const bool in_flight = p.poll_network && p.poll_network();
     if (std::chrono::steady_clock::now() < spin_end) {
-      if (++n % p.yield_every == 0) sched_yield_hint();
+      if (++n % every == 0) sched_yield_hint();
       continue;
     }
     if (in_flight) {
