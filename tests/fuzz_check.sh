@@ -23,7 +23,7 @@ flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 passed=0 failed=0
 # target  extra sources
 targets=(
-  "fuzz_am transports/ofi/am_check.cpp transports/acc_kernels.cpp transports/signal.cpp common/wait.cpp common/log.cpp"
+  "fuzz_am transports/ofi/am_check.cpp transports/acc_kernels.cpp transports/signal.cpp common/wait.cpp common/cpu_pressure.cpp common/log.cpp"
   "fuzz_strided armci/strided_check.cpp"
   "fuzz_vector"
   "fuzz_ga_patch ga/distribution.cpp"
