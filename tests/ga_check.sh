@@ -32,7 +32,7 @@
 # them): cache_test.x (15-20 min per placement, a naive triple loop over
 # 2048x2048 blocks in the test itself; less than 3% of its time is spent in
 # ARMCI calls) and sprs_test.x (about 5 min per placement, likewise the test's
-# own work).  See README "Using armci-ofi under Global Arrays and NWChem".
+# own work).  See docs/ga.md "Using armci-ofi under Global Arrays and NWChem".
 #
 # Environment: ARMCI_GA_TARBALL (default SRCDIR/../shared/ext/ga-5.9.2.tar.gz),
 # ARMCI_GA_NP (processes per run, 4), ARMCI_GA_TIMEOUT (seconds per run, 900),

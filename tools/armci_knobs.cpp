@@ -1,5 +1,5 @@
 // Prints every ARMCI_* environment knob with its default and meaning
-// (--markdown: the table README.md carries; --check FILE: fails if FILE's
+// (--markdown: the table docs/knobs.md carries; --check FILE: fails if FILE's
 // table differs from the knob declarations).
 #include <cstdio>
 #include <cstring>
