@@ -39,7 +39,8 @@ void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
 void ARMCIX_Progress(void);
 
 /* ARMCI_PROFILE for layers above that move node-local data by load and
- * store themselves (as the GA layer does): ARMCIX_Profiling() is non-zero
+ * store themselves (the GA layer does not; it calls the vector API):
+ * ARMCIX_Profiling() is non-zero
  * when the profile is on; ARMCIX_Profile_note counts one transfer of `bytes`
  * to (PUT, ACC) or from (GET) process `proc` in the vector rows of the table,
  * node-local or remote by where proc lives. */

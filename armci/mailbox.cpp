@@ -118,9 +118,9 @@ void Mailbox::send(uint32_t ctx, int tag, int to, const void* pre, std::size_t p
   }
   const uintptr_t area = area_of(to);
   auto* credits = reinterpret_cast<std::atomic<uint32_t>*>(my_area_ + off_ack_ + 4 * static_cast<std::size_t>(to));
-  const bool local = rt_->topo.same_node(to);
   // Pieces to another node ride in one active message each.
-  const std::size_t piece = local ? slot_bytes_ : std::min(slot_bytes_, kRemotePieceMax);
+  const std::size_t piece =
+      rt_->topo.same_node(to) ? slot_bytes_ : std::min(slot_bytes_, kRemotePieceMax);
   std::size_t off = 0;
   do {
     const std::size_t n = std::min(piece, len - off);
@@ -138,25 +138,21 @@ void Mailbox::send(uint32_t ctx, int tag, int to, const void* pre, std::size_t p
     uint32_t& owed = owed_[static_cast<std::size_t>(to)];
     PieceHeader h{ctx, tag, static_cast<uint32_t>(n), owed, len, off};
     owed = 0;
+    // Header and data are staged as one payload and the router delivers it:
+    // stores on this node, one active message to another.
+    std::memcpy(staging_.data(), &h, sizeof h);
+    if (n) copy_out(staging_.data() + kPieceHdr, pre, pre_len, buf, off, n);
     transport::Signal s;
+    s.data_dst = slot + kPieceHdr;
+    s.data = staging_.data();
+    s.len = static_cast<uint32_t>(kPieceHdr + n);
     s.flag_op = transport::FlagOp::Store;
     s.flag = slot;
     s.flag_val = seq + 1;
     s.bits = area + off_pending_ + 8 * static_cast<std::size_t>(me_ / 64);
     s.bit_mask = uint64_t{1} << (me_ % 64);
     s.bell = area;
-    if (local) {
-      std::memcpy(reinterpret_cast<void*>(slot + kPieceHdr), &h, sizeof h);
-      if (n) copy_out(reinterpret_cast<char*>(slot + 64), pre, pre_len, buf, off, n);
-      transport::apply_signal(s);
-    } else {
-      std::memcpy(staging_.data(), &h, sizeof h);
-      if (n) copy_out(staging_.data() + kPieceHdr, pre, pre_len, buf, off, n);
-      s.data_dst = slot + kPieceHdr;
-      s.data = staging_.data();
-      s.len = static_cast<uint32_t>(kPieceHdr + n);
-      route::signal(*rt_, to, s);
-    }
+    route::signal(*rt_, to, s);
     ++seq;
     off += n;
   } while (off < len);

@@ -1,8 +1,7 @@
 // Element-wise access: gather, scatter, scatter-accumulate, read-and-increment.
-// Elements on this node are copied directly (accumulates through ARMCI_AccV
-// for its atomicity); those of each remote process go in one vector request.
-// A vector request addresses one process's memory: ARMCI refuses addresses
-// of its node neighbours.
+// The elements of each owner, on this node or another, go in one vector
+// request (a vector request addresses one process's memory); the router
+// picks the transport and the profile counts the call.
 #include <climits>
 #include <cstring>
 #include <map>
@@ -32,36 +31,21 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
   check_ptr(call, "subsArray", subs);
   if (op == Op::Acc) check_ptr(call, "alpha", alpha);
   const std::size_t es = a.elem;
-  std::map<int, Batch> local, remote;  // by owner (world rank)
-  std::map<int, long> copied;          // node-local bytes copied, for ARMCI_PROFILE
-  const bool profiling = ARMCIX_Profiling() && op != Op::Acc;
+  std::map<int, Batch> by_owner;  // world rank
+  int last = -1;
+  Batch* b = nullptr;  // last's: runs of subscripts usually share an owner
   for (int i = 0; i < n; ++i) {
     const int* sub = subs[i];
     check_subscript(call, a, sub, "subscript");
     const int j = a.dist.owner_of(sub);
-    const int w = a.owner_world[static_cast<std::size_t>(j)];
-    char* mine = static_cast<char*>(v) + static_cast<std::size_t>(i) * es;
-    char* theirs = a.element(j, sub);
-    if (r.same_node(w)) {
-      if (profiling) copied[w] += static_cast<long>(es);
-      if (op == Op::Put)
-        std::memcpy(theirs, mine, es);
-      else if (op == Op::Get)
-        std::memcpy(mine, theirs, es);
-      else {
-        Batch& b = local[w];
-        b.mine.push_back(mine);
-        b.theirs.push_back(theirs);
-      }
-    } else {
-      Batch& b = remote[w];
-      b.mine.push_back(mine);
-      b.theirs.push_back(theirs);
+    if (j != last) {
+      b = &by_owner[a.owner_world[static_cast<std::size_t>(j)]];
+      last = j;
     }
+    b->mine.push_back(static_cast<char*>(v) + static_cast<std::size_t>(i) * es);
+    b->theirs.push_back(a.element(j, sub));
     if (op != Op::Get && a.mirrored()) mark_dirty(a, Box::of(a.ndim, sub, sub));
   }
-  for (const auto& [w, bytes] : copied)
-    ARMCIX_Profile_note(op == Op::Put ? ARMCIX_PROFILE_PUT : ARMCIX_PROFILE_GET, w, bytes);
   const int acc_op = type_info(a.type)->acc_op;
   void* scale = const_cast<void*>(alpha);
   auto giov = [&](Batch& b) {
@@ -73,7 +57,7 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
     return g;
   };
   std::vector<armci_hdl_t> hs;
-  for (auto& [w, b] : remote) {
+  for (auto& [w, b] : by_owner) {
     armci_giov_t g = giov(b);
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
@@ -84,10 +68,6 @@ void elements(const char* call, Op op, int g_a, void* v, int** subs, int n, cons
     else
       ARMCI_NbAccV(acc_op, scale, &g, 1, w, &h);
     if (h) hs.push_back(h);
-  }
-  for (auto& [w, b] : local) {
-    armci_giov_t g = giov(b);
-    ARMCI_AccV(acc_op, scale, &g, 1, w);
   }
   for (armci_hdl_t& h : hs) ARMCI_Wait(&h);
 }

@@ -133,34 +133,18 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
   Trace* trace = r.trace.get();
   const double t0 = trace ? trace->now() : 0;
   const TypeInfo& ti = *type_info(a.type);
-  OwnerBatches local_acc, remote;
-  // Node-local puts and gets are copies here, not ARMCI calls: the profile
-  // hears of them explicitly.
-  const bool profiling = ARMCIX_Profiling();
-  std::map<int, long> copied;  // node-local bytes per owner: one noted call each, like a remote batch
+  // Every owner, this node's too, is one vector call: the router picks the
+  // transport (load/store on this node) and the profile counts it there.
+  OwnerBatches by_owner;
   a.dist.for_each_piece(sel.patch, [&](int j, const Box& piece) {
     Rows rows;
     if (!piece_rows(a, j, piece, sel, buf, rows)) return;
-    const int w = a.owner_world[static_cast<std::size_t>(j)];
-    if (r.same_node(w)) {
-      const std::size_t nbytes = static_cast<std::size_t>(rows.bytes);
-      if (op == Op::Put)
-        for (std::size_t i = 0; i < rows.mine.size(); ++i) armci::copy_bytes(rows.theirs[i], rows.mine[i], nbytes);
-      else if (op == Op::Get)
-        for (std::size_t i = 0; i < rows.mine.size(); ++i) armci::copy_bytes(rows.mine[i], rows.theirs[i], nbytes);
-      else
-        local_acc[w].push_back(std::move(rows));
-      if (profiling && op != Op::Acc) copied[w] += static_cast<long>(nbytes * rows.mine.size());
-      return;
-    }
-    remote[w].push_back(std::move(rows));
+    by_owner[a.owner_world[static_cast<std::size_t>(j)]].push_back(std::move(rows));
   });
-  for (const auto& [w, bytes] : copied)
-    ARMCIX_Profile_note(op == Op::Put ? ARMCIX_PROFILE_PUT : ARMCIX_PROFILE_GET, w, bytes);
   void* scale = const_cast<void*>(alpha);
   std::vector<armci_hdl_t> mine;
   std::vector<armci_hdl_t>& hs = nb ? *nb : mine;
-  for (auto& [w, b] : remote) {
+  for (auto& [w, b] : by_owner) {
     auto darr = giov_of(b, op);
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
@@ -172,10 +156,6 @@ void move(Array& a, Op op, const Selection& sel, const UserBuf& buf, const void*
     else
       ARMCI_NbAccV(ti.acc_op, scale, darr.data(), len, w, &h);
     if (h) hs.push_back(h);
-  }
-  for (auto& [w, b] : local_acc) {
-    auto darr = giov_of(b, op);
-    ARMCI_AccV(ti.acc_op, scale, darr.data(), static_cast<int>(darr.size()), w);
   }
   if (!nb)
     for (armci_hdl_t& h : mine) ARMCI_Wait(&h);

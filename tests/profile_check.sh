@@ -2,9 +2,9 @@
 # ARMCI_PROFILE: tests/profile_probe sends a known mix to every process; the
 # table written at Finalize must hold exactly the calls and bytes that mix
 # implies, split by node, on one node and on 2 virtual nodes (4 processes,
-# 2 per node; 6 on 3), summed and per process, also for a GA program whose
-# node-local pieces the GA layer copies itself; ARMCI_PROFILE=1 prints the
-# table to stderr.
+# 2 per node; 6 on 3), summed and per process, also for a GA program (its
+# node-local pieces go through the router like remote ones and are counted
+# there); ARMCI_PROFILE=1 prints the table to stderr.
 build=$1
 src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -50,8 +50,7 @@ EOF
 }
 
 # check_ga LABEL NP VNODES: every process reads a whole GA array of 1000
-# doubles per process once: one piece per owner, copied on the node (the GA
-# layer reports those) or one vector get per remote owner.
+# doubles per process once: one vector get per owner, on this node or not.
 check_ga() {
   local label=$1 np=$2 vn=$3 f="$out/ga.$2.$3" l r want got
   l=$((np / vn)); r=$((np - l))
