@@ -67,8 +67,8 @@ make -C "$build" install DESTDIR="$stage" >"$work/install.log" 2>&1 || { say "ma
 inst=$stage$prefix
 fingerprint=$( (md5sum "$tarball"; cd "$inst/include" && find . -type f | sort | xargs md5sum) | md5sum | cut -d' ' -f1)
 
-# shellcheck source=tests/ga_build.sh
-. "$src/tests/ga_build.sh"
+# shellcheck source=tests/ga/ga_build.sh
+. "$src/tests/ga/ga_build.sh"
 ga_source "$work" "$tarball" || { say "cannot unpack and bootstrap $tarball ($work/autoreconf.log)"; exit 1; }
 
 # runtime name -> GA configure flags.  C only: the programs here are C.

@@ -56,5 +56,5 @@ suite_run() {
 # The mp programs of suite.list with their extra environment (transport
 # variants, kind mpv, are left out).
 suite_mp_programs() {  # prints "name VAR=value..." lines
-  grep -E '^mp[[:space:]]' "$srcdir/tests/suite.list" | sed -E 's/^mp[[:space:]]+//'
+  grep -E '^mp[[:space:]]' "$srcdir/tests/suite.list" | sed -E 's/^mp[[:space:]]+//; s/[[:space:]]*#.*$//'
 }

@@ -70,7 +70,7 @@ OfiImpl::OfiImpl(const OfiContext& c)
   // A message may reach a process before it posts the receive (a sender
   // runs ahead): only providers that buffer unexpected messages without a
   // hard limit may carry them; the sockets provider stalls for good when its
-  // buffer fills (tests/flow_check.sh).  Sends read copies or the caller's
+  // buffer fills (tests/checks/flow_check.sh).  Sends read copies or the caller's
   // memory: without FI_MR_LOCAL only.
   const bool unexpected_ok = caps.provider.rfind("sockets", 0) != 0;
   peers.on = cfg.direct_messages && caps.tagged && unexpected_ok && !caps.mr_local && cfg.peer_address &&

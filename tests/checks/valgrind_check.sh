@@ -3,9 +3,9 @@
 # multi-process program of tests/suite.list at 2 processes on one node, each
 # process under memcheck.  Any memcheck error fails the program (leaks are
 # not counted: PMIx, hwloc and libfabric keep memory until exit by design).
-#   tests/valgrind_check.sh BUILDDIR [SRCDIR]        (make check-valgrind)
+#   tests/checks/valgrind_check.sh BUILDDIR [SRCDIR]        (make check-valgrind)
 b=${1:?usage: valgrind_check.sh BUILDDIR [SRCDIR]}
-srcdir=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+srcdir=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 command -v valgrind >/dev/null || { echo "SKIP valgrind: not installed (tools/install-deps)"; echo "RESULT passed=0 failed=0 skipped=1"; exit 0; }
 # shellcheck source=tests/suite_lib.sh

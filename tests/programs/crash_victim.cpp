@@ -1,4 +1,4 @@
-// Jobs that fail on purpose, for tests/crash_check.sh.
+// Jobs that fail on purpose, for tests/checks/crash_check.sh.
 //
 //   crash_victim crash FAULT PHASE   every process runs PHASE in a loop; the
 //       last one (or, with CRASH_VICTIM=agent, the process serving the last

@@ -1,4 +1,4 @@
-// A job that goes wrong on purpose, for tests/kill_check.sh.  After
+// A job that goes wrong on purpose, for tests/checks/kill_check.sh.  After
 // ARMCI_Init, an ARMCI_Malloc and a barrier, the last rank
 //   kill    : kills itself with SIGKILL (no chance to clean up)
 //   badarg  : calls ARMCI_Put with a bad process id (default: abort mode)

@@ -6,13 +6,13 @@
 # and no new entry in /dev/shm; the fatal-error jobs must also name the
 # failing call.  Also checks that
 # armci_msg_init/armci_msg_finalize around an ARMCI session work.
-#   tests/kill_check.sh BUILDDIR      (prints PASS/FAIL lines)
+#   tests/checks/kill_check.sh BUILDDIR      (prints PASS/FAIL lines)
 b=${1:?usage: kill_check.sh BUILDDIR}
 victim=$b/tests/kill_victim
 run=$b/armcirun
 limit=60
 # shellcheck source=tests/job_lib.sh
-. "$(dirname "$0")/job_lib.sh"
+. "$(dirname "$0")/../job_lib.sh"
 JOB_PROCS="$b/tests/(\.libs/)?(lt-)?kill_victim"
 [ -x "$victim" ] || { fail "kill_check: $victim not built (make tests/kill_victim)"; exit 1; }
 

@@ -2,7 +2,7 @@
 # Bad GA calls must abort the job by themselves with a message naming the
 # call and the bad value: every job must end within 60 s, exit non-zero,
 # print the expected message and leave no process behind.
-#   tests/ga_error_check.sh BUILDDIR      (prints PASS/FAIL lines)
+#   tests/checks/ga_error_check.sh BUILDDIR      (prints PASS/FAIL lines)
 b=${1:?usage: ga_error_check.sh BUILDDIR}
 victim=$b/tests/ga_error_victim
 run=$b/armcirun

@@ -1,4 +1,4 @@
-// ARMCI_TRACE probe (tests/trace_check.sh): every process reads 200 times
+// ARMCI_TRACE probe (tests/checks/trace_check.sh): every process reads 200 times
 // the 8 x 8 corner of a 256 x 256 GA array (the hot spot) and accumulates 20
 // times into a patch of its own further down, so the trace holds exactly 220
 // accesses per process and the heat map's hottest block is the corner (reads

@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
   /* 3. GA_Initialize_comm's pattern: ARMCI_Init_mpi_comm then ARMCI_Init,
    * and GA_Terminate's one ARMCI_Finalize.  ARMCI stays up (inits are
    * counted) until MPI_Finalize ends it; the job must then exit cleanly
-   * (tests/mpi_check.sh looks at the exit status and for error lines). */
+   * (tests/checks/mpi_check.sh looks at the exit status and for error lines). */
   ok = ARMCI_Init_mpi_comm(MPI_COMM_WORLD) == 1 && ARMCI_Init() == 0 && ring_ok();
   ARMCI_Finalize();
   check(ok && ARMCI_Initialized(), "two inits, one finalize: ARMCI still up before MPI_Finalize");

@@ -1,9 +1,9 @@
 #!/bin/bash
-# The soak (tests/soak.cpp) at 4-6 processes on 1-3 virtual nodes over both
+# The soak (tests/programs/soak.cpp) at 4-6 processes on 1-3 virtual nodes over both
 # loopback providers: every line must end with zero mismatches.  A short
 # fixed-size run by default (the suite); `make soak` sets SOAK_SECONDS for a
 # long one.  SOAK_SEED fixes the seed (else each run picks one and prints it).
-#   tests/soak_check.sh BUILDDIR [SRCDIR]
+#   tests/checks/soak_check.sh BUILDDIR [SRCDIR]
 b=${1:?usage: soak_check.sh BUILDDIR [SRCDIR]}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset ARMCI_ERRORS

@@ -1,4 +1,4 @@
-// A fixed mix of operations for tests/profile_check.sh: every process sends
+// A fixed mix of operations for tests/checks/profile_check.sh: every process sends
 // the same calls to every process (itself included), so the ARMCI_PROFILE
 // table at Finalize is known from the process count and the node layout:
 // per target 4 puts (3 x 1000 B blocking, 1 x 500 B non-blocking), 2 gets of

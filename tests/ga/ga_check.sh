@@ -18,7 +18,7 @@
 # sprsmatvec.x; the suite has 90 minutes on 2 cores.  A C-only GA cannot use
 # OpenBLAS (its configure looks for dgemm without Fortran's underscore).
 #
-#   tests/ga_check.sh BUILDDIR SRCDIR
+#   tests/ga/ga_check.sh BUILDDIR SRCDIR
 #
 # What runs: GA's TESTS and threaded tests, plus every other program of
 # global/testing except random.x, which GA's own Makefile.am leaves out of
@@ -110,8 +110,8 @@ export LD_LIBRARY_PATH=$inst/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fingerprint=$( (md5sum "$tarball"; cd "$inst/include" && find . -type f | sort | xargs md5sum) | md5sum | cut -d' ' -f1)
 
 # 2. GA's source, unpacked and bootstrapped once per tarball.
-# shellcheck source=tests/ga_build.sh
-. "$src/tests/ga_build.sh"
+# shellcheck source=tests/ga/ga_build.sh
+. "$src/tests/ga/ga_build.sh"
 if ! ga_source "$work" "$tarball"; then
   fail "cannot unpack and bootstrap $tarball (autoreconf -fi; log $work/autoreconf.log)"
   report

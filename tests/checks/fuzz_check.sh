@@ -4,9 +4,9 @@
 # (default 10 in the suite) after replaying its regression inputs (tests/fuzz/regress/
 # <target>/: every crash found is kept there).  A crash fails the check; its
 # input is left in BUILDDIR/fuzz/.
-#   tests/fuzz_check.sh BUILDDIR [SRCDIR]
+#   tests/checks/fuzz_check.sh BUILDDIR [SRCDIR]
 b=${1:?usage: fuzz_check.sh BUILDDIR [SRCDIR]}
-src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 secs=${FUZZ_SECONDS:-10}
 cxx=${FUZZ_CXX:-clang++}
 out=$b/fuzz

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Building real Global Arrays 5.9.2 from its pristine release tarball, shared
-# by tests/ga_check.sh (GA's tests on our install) and perf/ga_compare.sh (GA
+# by tests/ga/ga_check.sh (GA's tests on our install) and perf/ga_compare.sh (GA
 # on our install against GA on its own runtime).  Source it; it defines:
 #
 #   ga_source WORK TARBALL    unpack + autoreconf once per tarball into

@@ -1,4 +1,4 @@
-// Started by tests/ga_error_check.sh: makes one bad GA call (argv[1] names
+// Started by tests/checks/ga_error_check.sh: makes one bad GA call (argv[1] names
 // which) that must abort the job with a message naming the call.
 #include <cstdio>
 #include <cstring>

@@ -6,7 +6,7 @@
 # node-local pieces go through the router like remote ones and are counted
 # there); ARMCI_PROFILE=1 prints the table to stderr.
 build=$1
-src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo}
 passed=0 failed=0

@@ -3,8 +3,8 @@
 # armci/ <- ga/.  transports/ and memory/ may use the public constants of
 # armci/armci.h and nothing else of armci/; common/ nothing above it.  Fails
 # naming each upward #include.
-#   tests/layering_check.sh BUILDDIR SRCDIR
-src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+#   tests/checks/layering_check.sh BUILDDIR SRCDIR
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 bad=0
 check() {  # layer forbidden-pattern
   layer=$1 pattern=$2

@@ -13,9 +13,9 @@
 # agent, that case too) and across 2 namespace hosts (tests/multihost/run;
 # root only, CRASH_HOSTS=0 leaves it out).  CRASH_REPEAT=N repeats the
 # matrix N times (make check-long: 10).
-#   tests/crash_check.sh BUILDDIR [SRCDIR]      (prints PASS/FAIL lines)
+#   tests/checks/crash_check.sh BUILDDIR [SRCDIR]      (prints PASS/FAIL lines)
 b=${1:?usage: crash_check.sh BUILDDIR [SRCDIR]}
-src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 victim=$b/tests/crash_victim
 run=$b/armcirun
 repeat=${CRASH_REPEAT:-1}

@@ -7,7 +7,7 @@
 #         locks, heap growth) against the application thread of its process
 # Each builds in BUILDDIR/<name> (reused).  SANITIZERS=asan,tsan picks which.
 build=$1
-src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 jobs=$(nproc 2>/dev/null || echo 2)
 kinds=$(echo "${SANITIZERS:-asan,tsan}" | tr ',' ' ')
 
