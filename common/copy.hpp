@@ -1,15 +1,11 @@
-// Byte copies between buffers of processes of one node (intra-node put/get,
-// the GA layer's node-local pieces).  glibc copies blocks above its
-// rep-movsb threshold (about 2 KiB) with `rep movsb`, which on some x86
-// cores runs twenty times slower when the destination lies 1-63 bytes past
-// the source modulo 4 KiB (measured on this AMD EPYC, memfd source: 8 KiB in
-// 2.9 us instead of 0.13 us; an 8 KiB ARMCI_Get took 5 us).  Buffers of two
-// processes meet at such offsets by chance (a large malloc'd buffer starts 16
-// bytes into its page), so those copies go through a plain loop of 64-byte
-// moves (0.17 us there; glibc's own vector copy in 2 KiB calls took 0.55 us).
-// Only up to 512 KiB: from about 640 KiB the loop is 10-15% slower than
-// memcpy (Intel Xeon, 1 MiB at distance 16: 40 us against 35), which cost
-// the 1 MiB intra-node ARMCI_Get 15% against memcpy in perf/armci_bench.
+// Byte copies between buffers of processes of one node (intra-node put/get
+// and vector pieces).  glibc copies blocks above its rep-movsb threshold
+// (about 2 KiB) with `rep movsb`, which on some x86 cores runs an order of
+// magnitude slower when the destination lies 1-63 bytes past the source
+// modulo 4 KiB.  Buffers of two processes meet at such offsets by chance (a
+// large malloc'd buffer starts 16 bytes into its page), so those copies go
+// through a plain loop of 64-byte moves.  Only up to 512 KiB: above that the
+// loop loses to memcpy.  perf/armci_bench's intra-node get rows show both.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -27,15 +27,11 @@
 
 namespace ga {
 
-// Halving doubles the steps: each costs a notify round trip between nodes
-// (about 0.2-0.3 ms with 4 single-process virtual nodes on 2 cores over tcp
-// on loopback), so below about four steps' worth of bandwidth the extra
-// steps cost more than the bytes saved.  Measured here (a loop of
-// GA_Merge_mirrored over a fully written 1-D array, 4 virtual nodes, two
-// runs each, Scatter from 64 KiB vs from 1 MiB, 2026-11-27): 64 KiB 1.28-1.41
-// vs 0.94-1.05 ms, 256 KiB 1.75-1.76 vs 1.47-1.59 ms, 1 MiB 4.1-4.5 either
-// way; earlier with perf/ga_mirror_bench merge, 4 MiB 18 vs 25 ms.  Arrays
-// whose node copy is smaller than this use Doubling for every tile.
+// Halving doubles the steps, and each costs a notify round trip between
+// nodes, so below a few steps' worth of bandwidth the extra steps cost more
+// than the bytes saved; `perf/ga_mirror_bench merge` finds the crossover
+// (docs/performance.md).  Arrays whose node copy is smaller than this use
+// Doubling for every tile.
 inline constexpr long kScatterFromBytes = 1L << 20;
 
 enum class Kind { Fold, Halve, Double, Unfold };

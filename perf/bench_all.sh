@@ -257,8 +257,11 @@ grep "^target" "$out/summary.txt" | sed 's/^target //' |
   awk '{ v = ($0 ~ /  MET/) ? "MET" : "MISSED"
          if (v == "MISSED" && ($0 ~ /oversubscribed/ || $0 ~ /needs <= .*raw libfabric/)) v = "BOUND"
          line = $0; sub(/  (MET|MISSED).*/, "", line)
+         rest = $0; sub(/.*  (MET|MISSED)/, "", rest)
          n = split(line, w, " "); val = "-"
-         for (i = n; i >= 1; i--) if (w[i] ~ /^[0-9.]+(x|us)$/) { val = w[i]; break }
+         for (i = 1; i <= n; i++) if (w[i] ~ /^[0-9.]+(x|us)$/) { val = w[i]; break }
+         if (match(rest, /ours [0-9.]+ us, MPI [0-9.]+ us/)) line = line "  [" substr(rest, RSTART, RLENGTH) "]"
+         if (v == "BOUND" && match(rest, /\([^)]*\)/)) line = line "  " substr(rest, RSTART, RLENGTH)
          printf "%-7s %-10s %s\n", v, val, line; c[v]++ }
        END { printf "\n%d MET, %d MISSED, %d BOUND (summary.txt: each line in full)\n", c["MET"], c["MISSED"], c["BOUND"] }' |
   tee "$out/targets.txt"

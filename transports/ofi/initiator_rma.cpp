@@ -120,8 +120,7 @@ void OfiImpl::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   const std::size_t avg = total / p.size();
   // Few-KiB pieces are packed too once the whole is big enough to stage:
   // an iovec batch carries only a few pieces per write (perf/armci_bench
-  // --sweep --sweep-bytes 1M: 1 MiB of 4 KiB rows 400 us as batches, 210
-  // us staged, on tcp;ofi_rxm).
+  // --sweep --sweep-bytes 1M compares the two).
   const bool stage = stage_from && total >= stage_from && avg < stage_pieces_below && stage_ready(node);
   if (avg < pack_below || stage) {
     order(node, OpClass::Am);
