@@ -11,6 +11,7 @@
 #include "armci/collectives.hpp"
 #include "armci/route.hpp"
 #include "armci/mpi_interop.hpp"
+#include "transports/ofi/nics.hpp"
 #include "transports/ofi/ofi.hpp"
 #include "transports/shm.hpp"
 
@@ -337,7 +338,12 @@ std::string Runtime::report() const {
     << ", " << heap->ctl().nsegments.load() << " segment(s), "
     << heap->ctl().registrations.load() << " NIC registration(s) on this node";
   if (topo.me == 0) o << "\n  topology: " << topo.describe();
-  if (ofi) o << "\n  " << ofi->describe();
+  if (ofi) {
+    o << "\n  " << ofi->describe();
+    if (topo.me == 0)
+      o << "\n  NICs offering the provider: "
+        << transport::ofi::describe_nics(transport::ofi::discover_nics(endpoint_options("report")).nics);
+  }
   else o << "\n  transport: load/store only (one node)";
   if (topo.me == 0) {
     const auto& t = Knobs::table();

@@ -3,6 +3,7 @@
 #include <rdma/fi_cm.h>
 #include <rdma/fi_errno.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -96,23 +97,40 @@ std::string Caps::describe() const {
   return o.str();
 }
 
-Endpoint::Endpoint(const EndpointOptions& opt) {
+fi_info* choose_provider(const EndpointOptions& opt, std::string* how, std::string* error) {
   const char* fi_provider = std::getenv("FI_PROVIDER");
+  char msg[256];
+  fi_info* info = nullptr;
   if (!opt.provider.empty()) {
-    info = query(opt, opt.provider.c_str());
-    if (!info)
-      fatal("ARMCI_Init", "libfabric provider \"%s\" (ARMCI_OFI_PROVIDER) offers no RDM endpoint with "
-            "RMA and messages here; `fi_info -l` lists the providers", opt.provider.c_str());
+    if ((info = query(opt, opt.provider.c_str()))) {
+      if (how) *how = "ARMCI_OFI_PROVIDER";
+      return info;
+    }
+    std::snprintf(msg, sizeof msg, "libfabric provider \"%s\" (ARMCI_OFI_PROVIDER) offers no RDM endpoint "
+                  "with RMA and messages here; `fi_info -l` lists the providers", opt.provider.c_str());
   } else if (fi_provider && *fi_provider) {
-    info = query(opt, nullptr);  // libfabric applies FI_PROVIDER itself
-    if (!info) fatal("ARMCI_Init", "FI_PROVIDER=%s offers no RDM endpoint with RMA and messages", fi_provider);
+    if ((info = query(opt, nullptr))) {  // libfabric applies FI_PROVIDER itself
+      if (how) *how = "FI_PROVIDER";
+      return info;
+    }
+    std::snprintf(msg, sizeof msg, "FI_PROVIDER=%s offers no RDM endpoint with RMA and messages", fi_provider);
   } else {
     for (const char* p : kPreferred)
-      if ((info = query(opt, p))) break;
-    if (!info)
-      fatal("ARMCI_Init", "no libfabric provider offers RDM endpoints with RMA and messages (tried "
-            "verbs;ofi_rxm, psm3, psm2, tcp;ofi_rxm, sockets)");
+      if ((info = query(opt, p))) {
+        if (how) *how = std::string("the first available of verbs;ofi_rxm, psm3, psm2, tcp;ofi_rxm, sockets");
+        return info;
+      }
+    std::snprintf(msg, sizeof msg, "no libfabric provider offers RDM endpoints with RMA and messages (tried "
+                  "verbs;ofi_rxm, psm3, psm2, tcp;ofi_rxm, sockets)");
   }
+  if (error) *error = msg;
+  return nullptr;
+}
+
+Endpoint::Endpoint(const EndpointOptions& opt) {
+  std::string why;
+  info = choose_provider(opt, nullptr, &why);
+  if (!info) fatal("ARMCI_Init", "%s", why.c_str());
   caps.provider = info->fabric_attr->prov_name ? info->fabric_attr->prov_name : "?";
   // Once per node (the agent's endpoint), not once per process.
   if (std::strcmp(opt.role, "node agent") == 0 && caps.provider.find("ofi_rxm") != std::string::npos)

@@ -43,6 +43,12 @@ struct EndpointOptions {
   const char* role = "initiator";
 };
 
+// The provider's fi_info list (one entry per domain and fabric) as the
+// runtime chooses it: ARMCI_OFI_PROVIDER, else FI_PROVIDER, else the first
+// of a preference list.  nullptr with *error set if none fits; *how says
+// which rule chose.  The caller frees the list (fi_freeinfo).
+fi_info* choose_provider(const EndpointOptions& opt, std::string* how, std::string* error);
+
 // An RDM endpoint with its own fabric, domain, CQ and AV (FI_AV_TABLE: the
 // n-th inserted address is fi_addr n).  Single-threaded use.
 class Endpoint {

@@ -1,0 +1,133 @@
+#include "transports/ofi/nics.hpp"
+
+#include <hwloc.h>
+#include <rdma/fi_domain.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace armci::transport::ofi {
+
+namespace {
+
+bool loopback_fabric(const std::string& f) {
+  return f.rfind("127.", 0) == 0 || f.rfind("::1/", 0) == 0 || f == "::1";
+}
+
+// hwloc with I/O objects: the PCI device or network OS device of the NIC,
+// and the NUMA node of the first non-I/O object above it.
+class IoTopology {
+ public:
+  IoTopology() {
+    if (hwloc_topology_init(&t_) != 0) {
+      t_ = nullptr;
+      return;
+    }
+    hwloc_topology_set_io_types_filter(t_, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    if (hwloc_topology_load(t_) != 0) {
+      hwloc_topology_destroy(t_);
+      t_ = nullptr;
+    }
+  }
+  ~IoTopology() {
+    if (t_) hwloc_topology_destroy(t_);
+  }
+  IoTopology(const IoTopology&) = delete;
+  IoTopology& operator=(const IoTopology&) = delete;
+
+  // The OS device named `name` (a network interface, an HCA), or its PCI
+  // device by bus id.
+  void locate(Nic& n, const fid_nic* nic) const {
+    if (!t_) return;
+    hwloc_obj_t at = nullptr;
+    if (nic && nic->bus_attr && nic->bus_attr->bus_type == FI_BUS_PCI) {
+      const fi_pci_attr& p = nic->bus_attr->attr.pci;
+      at = hwloc_get_pcidev_by_busid(t_, p.domain_id, p.bus_id, p.device_id, p.function_id);
+    }
+    for (hwloc_obj_t o = nullptr; !at && (o = hwloc_get_next_osdev(t_, o));)
+      if (o->name && n.domain == o->name) at = o;
+    if (!at) return;
+    for (hwloc_obj_t o = at; o; o = o->parent)
+      if (o->type == HWLOC_OBJ_PCI_DEVICE) {
+        char id[32];
+        std::snprintf(id, sizeof id, "%04x:%02x:%02x.%x", o->attr->pcidev.domain, o->attr->pcidev.bus,
+                      o->attr->pcidev.dev, o->attr->pcidev.func);
+        n.pci = id;
+        break;
+      }
+    hwloc_obj_t cpu_side = hwloc_get_non_io_ancestor_obj(t_, at);
+    if (cpu_side && cpu_side->nodeset && hwloc_bitmap_weight(cpu_side->nodeset) == 1)
+      n.numa = hwloc_bitmap_first(cpu_side->nodeset);
+  }
+
+ private:
+  hwloc_topology_t t_ = nullptr;
+};
+
+// Where libfabric gives no link attributes (tcp, sockets), the interface's
+// own: Linux reports speed and state under /sys/class/net.
+void link_from_sysfs(Nic& n) {
+  std::ifstream sp("/sys/class/net/" + n.domain + "/speed");
+  long v = -1;
+  if (sp >> v && v > 0) n.speed_mbps = v;
+  std::ifstream st("/sys/class/net/" + n.domain + "/operstate");
+  std::string s;
+  if (st >> s) n.up = s != "down";
+}
+
+}  // namespace
+
+Discovery discover_nics(const EndpointOptions& opt) {
+  Discovery d;
+  fi_info* list = choose_provider(opt, &d.how, &d.error);
+  if (!list) return d;
+  d.provider = list->fabric_attr->prov_name ? list->fabric_attr->prov_name : "?";
+  IoTopology topo;
+  for (fi_info* i = list; i; i = i->next) {
+    const std::string dom = i->domain_attr->name ? i->domain_attr->name : "?";
+    const std::string fab = i->fabric_attr->name ? i->fabric_attr->name : "?";
+    auto it = std::find_if(d.nics.begin(), d.nics.end(), [&](const Nic& n) { return n.domain == dom; });
+    if (it == d.nics.end()) {
+      Nic n;
+      n.domain = dom;
+      if (i->nic && i->nic->link_attr) {
+        if (i->nic->link_attr->speed) n.speed_mbps = static_cast<long>(i->nic->link_attr->speed / 1000000);
+        n.up = i->nic->link_attr->state != FI_LINK_DOWN;
+      } else {
+        link_from_sysfs(n);
+      }
+      topo.locate(n, i->nic);
+      d.nics.push_back(n);
+      it = d.nics.end() - 1;
+    }
+    if (std::find(it->fabrics.begin(), it->fabrics.end(), fab) == it->fabrics.end()) it->fabrics.push_back(fab);
+  }
+  fi_freeinfo(list);
+  for (Nic& n : d.nics)
+    n.loopback = n.domain == "lo" || d.provider == "shm" ||
+                 std::all_of(n.fabrics.begin(), n.fabrics.end(), [](const std::string& f) { return loopback_fabric(f); });
+  return d;
+}
+
+std::string describe_nics(const std::vector<Nic>& nics) {
+  std::ostringstream o;
+  for (std::size_t k = 0; k < nics.size(); ++k) {
+    const Nic& n = nics[k];
+    o << (k ? "; " : "") << n.domain << " (";
+    if (n.loopback) {
+      o << "this host only, not a NIC between hosts)";
+      continue;
+    }
+    o << (n.fabrics.empty() ? "?" : n.fabrics[0]);
+    if (n.numa >= 0) o << ", NUMA " << n.numa;
+    if (!n.pci.empty()) o << ", PCI " << n.pci;
+    if (n.speed_mbps > 0) o << ", " << n.speed_mbps << " Mb/s";
+    if (!n.up) o << ", link down";
+    o << ")";
+  }
+  return o.str();
+}
+
+}  // namespace armci::transport::ofi
