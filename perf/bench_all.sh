@@ -19,7 +19,7 @@ np=${ARMCI_BENCH_NP:-4}
 # with every process over tcp on loopback (as if each were a node).
 mpi_1node=(mpirun -n 4 --oversubscribe --bind-to none --mca btl self,vader)
 mpi_tcp=(mpirun -n 4 --oversubscribe --bind-to none --mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo)
-steps=$((13 + ga))
+steps=$((14 + ga))
 step=0
 progress() { step=$((step + 1)); echo "== [$step/$steps] $* ($(date +%H:%M:%S))"; }
 
@@ -155,6 +155,9 @@ merge_rounds hosts 2 3 4 | tee "$out/ga_mirror_merge_hosts.txt"
 merge_verdicts hosts "namespace hosts" | tee -a "$out/ga_mirror_merge_hosts.txt"
 command -v gnuplot >/dev/null &&
   gnuplot -e "csv='$gm'; out='$out/ga_mirror_bench.png'" "$src/perf/ga_mirror_plot.gp"
+
+progress "rails: put/get 1-16 MiB between 2 namespace hosts over 1, 2 and 4 links of ${RAILS_RATE:-400mbit} each, ours vs Open MPI (needs root; ~1 min)"
+bash "$src/perf/rails_bench.sh" "$build" "$src" "$out" | tee "$out/rails.txt"
 
 progress "ga_matmul: 1025 x 1025 C = A B, distributed vs mirrored (copy, compute, merge) at 1, 2, 4 processes (~2 min)"
 mm="$out/ga_matmul.csv"

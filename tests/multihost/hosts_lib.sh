@@ -10,8 +10,15 @@
 # namespaces alive; host_exec enters all three.  Everything (namespaces,
 # holders, /etc/hosts lines, the temporary directory) goes on hosts_cleanup.
 #
-# Needs: tag (unique number).  Sets: sub, tmp, hosts_made.
+# hosts_links=N gives every host N links (armci0..armci<N-1>, each on its
+# own subnet and bridge: separate NICs); hosts_rate (e.g. 400mbit) limits
+# each link's sending side with tc tbf.
+#
+# Needs: tag (unique number).  Sets: sub (link 0's), tmp, hosts_made.
+hosts_links=${hosts_links:-1}
+hosts_rate=${hosts_rate:-}
 sub=10.$(( 100 + tag % 100 )).$(( tag / 100 % 250 ))
+link_sub() { echo "${sub%.*}.$(( ${sub##*.} + $1 ))"; }  # subnet of link $1
 tmp=$(mktemp -d /tmp/armci-hosts.XXXXXX)
 chmod 755 "$tmp"
 hosts_marker="# armci-ofi namespace hosts $tag"
@@ -66,24 +73,32 @@ hosts_holder() {  # name stage shared...
 export -f hosts_holder
 
 hosts_setup() {  # number of hosts
-  local h=$1 i ns err stage="/run/armci-hosts.$tag" shared
+  local h=$1 i l ns err stage="/run/armci-hosts.$tag" shared
   err=$(ip netns add "$hosts_switch" 2>&1) || { echo "cannot create network namespaces ($err); needs root with CAP_NET_ADMIN"; return 2; }
   hosts_created+=("$hosts_switch")
   command -v nsenter >/dev/null && command -v unshare >/dev/null || { echo "nsenter/unshare (util-linux) missing"; return 2; }
   mkdir -p "$stage"
   ip -n "$hosts_switch" link set lo up
-  ip -n "$hosts_switch" link add br0 type bridge
-  ip -n "$hosts_switch" link set br0 up
+  for l in $(seq 0 $((hosts_links - 1))); do
+    ip -n "$hosts_switch" link add "br$l" type bridge
+    ip -n "$hosts_switch" link set "br$l" up
+  done
   shared=$(printf '%s\n' "${hosts_share[@]}" | sort -u | tr '\n' ' ')
   for i in $(seq 1 "$h"); do
     ns=$(host_name "$i")
     ip netns add "$ns" || return 1
     hosts_created+=("$ns")
-    ip link add armci0 netns "$ns" type veth peer name "p$i" netns "$hosts_switch" || return 1
-    ip -n "$hosts_switch" link set "p$i" master br0
-    ip -n "$hosts_switch" link set "p$i" up
-    ip -n "$ns" addr add "$sub.$i/24" dev armci0
-    ip -n "$ns" link set armci0 up
+    for l in $(seq 0 $((hosts_links - 1))); do
+      ip link add "armci$l" netns "$ns" type veth peer name "p${i}l$l" netns "$hosts_switch" || return 1
+      ip -n "$hosts_switch" link set "p${i}l$l" master "br$l"
+      ip -n "$hosts_switch" link set "p${i}l$l" up
+      ip -n "$ns" addr add "$(link_sub "$l").$i/24" dev "armci$l"
+      ip -n "$ns" link set "armci$l" up
+      if [ -n "$hosts_rate" ]; then
+        ip netns exec "$ns" tc qdisc add dev "armci$l" root tbf rate "$hosts_rate" burst 256kb latency 100ms ||
+          { echo "tc tbf on armci$l failed"; return 1; }
+      fi
+    done
     ip -n "$ns" link set lo up
     echo "$sub.$i $ns $hosts_marker" >>/etc/hosts
     # shellcheck disable=SC2086
