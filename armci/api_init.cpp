@@ -22,6 +22,7 @@ std::string stats_report(Runtime& r) {
   std::string s = r.stats.text();
   s += " node_registrations=" + std::to_string(r.heap->ctl().registrations.load());
   s += " node_segments=" + std::to_string(r.heap->ctl().nsegments.load());
+  s += " node_nics=" + std::to_string(r.heap->ctl().nics.load());
   s += " key_table_entries=" + std::to_string(armci::route::key_table_entries(r));
   s += " live_allocations=" + std::to_string(r.allocations.live());
   if (const auto* pool = r.allocations.local_pool()) {

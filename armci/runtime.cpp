@@ -42,6 +42,7 @@ transport::ofi::EndpointOptions Runtime::endpoint_options(const char* role) cons
   o.force_mr_local = knobs.OFI_MR_LOCAL;
   o.role = role;
   o.tagged = std::strcmp(role, "initiator") == 0 && knobs.COLL_DIRECT;
+  if (nics.size() > 1) o.domain = nics[0];  // one NIC: the provider's first, as always
   return o;
 }
 
@@ -71,6 +72,8 @@ transport::OfiContext Runtime::ofi_context() {
   c.me = topo.me;
   c.nprocs = topo.nprocs();
   c.direct_messages = knobs.COLL_DIRECT;
+  if (nics.size() > 1) c.rail_domains.assign(nics.begin() + 1, nics.end());
+  c.stripe_from = knobs.OFI_STRIPE_FROM;
   c.peer_address = [this](int rank) { return boot->get(topo.world[static_cast<std::size_t>(rank)], key_prefix + "ep"); };
   for (int n = 0; n < topo.nnodes; ++n) {
     c.node_leader.push_back(topo.node_leader(n));
@@ -158,10 +161,21 @@ Runtime::Runtime(const InitOptions& opts) {
   auto key = [this](const char* what) { return key_prefix + what; };
   auto launcher = [this](int world_rank) { return topo.world[static_cast<std::size_t>(world_rank)]; };
 
+  if (multi_node) {  // the NICs this node uses (ARMCI_NICS), before any endpoint opens
+    std::string bad;
+    nics = transport::ofi::choose_nics(transport::ofi::discover_nics(endpoint_options("discovery"), false),
+                                       knobs.NICS, &bad);
+    if (!bad.empty()) fatal(opts.call, "%s (`armci_info` lists them)", bad.c_str());
+  }
   if (is_leader()) {
     start_node_agent(prefix);
     boot->put(key("ctl"), heap_service->socket_name());
-    if (multi_node) boot->put(key("agent"), ofi_agent->address());
+    if (multi_node) {
+      boot->put(key("agent"), ofi_agent->address());
+      const auto rails = ofi_agent->rail_addresses();
+      boot->put(key("agent.rails"), std::to_string(rails.size()));
+      for (std::size_t r = 0; r < rails.size(); ++r) boot->put(key_prefix + "agent.rail" + std::to_string(r + 1), rails[r]);
+    }
   }
   if (multi_node) {
     ofi = std::make_unique<transport::Ofi>(ofi_context());
@@ -184,6 +198,19 @@ Runtime::Runtime(const InitOptions& opts) {
     for (int n = 0; n < topo.nnodes; ++n)
       agents[static_cast<std::size_t>(n)] = boot->get(launcher(topo.node_leader(n)), key("agent"));
     ofi->connect(agents);
+    // As many more NICs as every node's agent has (rail r of each node on
+    // the same network, as the domain order lists them).
+    std::size_t rails = nics.size() > 1 ? nics.size() - 1 : 0;
+    for (int n = 0; n < topo.nnodes && rails; ++n)
+      rails = std::min<std::size_t>(rails, std::stoul(boot->get(launcher(topo.node_leader(n)), key("agent.rails"))));
+    if (rails) {
+      std::vector<std::vector<std::string>> rail_agents(rails, std::vector<std::string>(static_cast<std::size_t>(topo.nnodes)));
+      for (std::size_t r = 0; r < rails; ++r)
+        for (int n = 0; n < topo.nnodes; ++n)
+          rail_agents[r][static_cast<std::size_t>(n)] =
+              boot->get(launcher(topo.node_leader(n)), key_prefix + "agent.rail" + std::to_string(r + 1));
+      ofi->connect_rails(rail_agents);
+    }
     if (is_leader()) {
       std::vector<std::string> eps(static_cast<std::size_t>(topo.nprocs()));
       for (int r = 0; r < topo.nprocs(); ++r) eps[static_cast<std::size_t>(r)] = boot->get(launcher(r), key("ep"));
@@ -254,6 +281,7 @@ void Runtime::start_node_agent(std::size_t prefix) {
     c.stage_max = knobs.OFI_STAGE_MAX;
     c.ctl = &heap_service->control();
     c.sync = &agent_sync;
+    if (nics.size() > 1) c.rail_domains.assign(nics.begin() + 1, nics.end());
     ofi_agent = std::make_unique<transport::OfiAgent>(c);
     heap_service->set_segment_hook([this](uint32_t idx, void* addr, std::size_t len) {
       return ofi_agent->register_segment(idx, addr, len);

@@ -80,6 +80,7 @@ class Runtime {
   int mpi_keyval = -1;            // MPI_Finalize hook (mpi_interop.hpp), -1 if none
   int launcher_ppid = 0;  // parent at start-up; a change means the launcher died
   std::string key_prefix;  // this start's PMIx keys ("armci.<world>.<start>.")
+  std::vector<std::string> nics;  // ARMCI_NICS: the NICs this node uses (< 2: the provider's first)
   bool multi_node = false;
   std::atomic<bool> warned_vector_duplicates{false};  // reported once per process
 

@@ -61,6 +61,7 @@ struct NodeControl {
   std::atomic<uint64_t> heap_bytes;   // sum of segment sizes
   std::atomic<uint32_t> nsegments;    // published with release after the entry is filled
   std::atomic<uint32_t> registrations;  // NIC registrations made for this node's heap
+  std::atomic<uint32_t> nics;           // NICs each segment is registered with (its agent's)
   SegmentEntry seg[kMaxSegments];
 
   SharedMutex alloc_lock;

@@ -59,6 +59,10 @@ struct OfiAgentImpl {
   } stage;
   std::vector<char> recv_mem, send_mem;  // before ep, like the mapping
   Endpoint ep;
+  // More NICs: an RMA target on each (heap segments registered there too,
+  // with the same keys); their queues are only driven, never answered.
+  std::vector<std::unique_ptr<Endpoint>> rails;
+  bool poll_rails();
   int nrecv = 0;  // receives kept posted (am_budget)
   fid_mr* recv_mr = nullptr;
   fid_mr* send_mr = nullptr;
@@ -162,6 +166,45 @@ OfiAgentImpl::OfiAgentImpl(const OfiAgentContext& c) : cfg(c), ep(c.endpoint) {
   for (int i = kSendBufs - 1; i >= 0; --i) free_send.push_back(i);
   for (int i = 0; i < nrecv; ++i) post_recv(i);
   setup_staging();
+  // Rails need the same key for a segment on every NIC, which providers
+  // that choose keys themselves do not promise: those keep one NIC.
+  if (!cfg.rail_domains.empty() && ep.caps.prov_key)
+    verbose(1, "node agent: the provider picks registration keys; one NIC only");
+  else
+    for (const std::string& d : cfg.rail_domains) {
+      EndpointOptions o = cfg.endpoint;
+      o.domain = d;
+      o.tagged = false;
+      auto r = std::make_unique<Endpoint>(o);
+      if (r->caps.prov_key || r->caps.mr_local) {
+        verbose(1, "node agent: NIC %s needs provider keys or local registrations; not used as a rail", d.c_str());
+        continue;
+      }
+      rails.push_back(std::move(r));
+    }
+  ctl().nics.store(static_cast<uint32_t>(rails.size() + 1));
+}
+
+// Rails carry RMA only: their completion queues hold nothing of ours, but
+// reading them drives the provider (tcp moves incoming data then).  An error
+// there is a NIC's: named, because nothing else will say which one failed.
+bool OfiAgentImpl::poll_rails() {
+  bool any = false;
+  for (auto& r : rails) {
+    fi_cq_data_entry e[16];
+    for (;;) {
+      const ssize_t n = fi_cq_read(r->cq, e, 16);
+      if (n == -FI_EAGAIN) break;
+      if (n == -FI_EAVAIL) {
+        fi_cq_err_entry err{};
+        fi_cq_readerr(r->cq, &err, 0);
+        fatal("node agent", "NIC %s (rail): %s", r->caps.domain.c_str(), fi_strerror(err.err));
+      }
+      if (n < 0) fatal("node agent", "NIC %s (rail): %s", r->caps.domain.c_str(), fi_error("fi_cq_read", n).c_str());
+      any = true;
+    }
+  }
+  return any;
 }
 
 // Room for every sender's slots, up to ARMCI_OFI_STAGE_MAX.  Pages are touched
@@ -686,12 +729,22 @@ bool OfiAgentImpl::poll() {
 OfiAgent::OfiAgent(const OfiAgentContext& ctx) : impl_(std::make_unique<OfiAgentImpl>(ctx)) {}
 OfiAgent::~OfiAgent() = default;
 std::string OfiAgent::address() const { return impl_->ep.name(); }
+std::vector<std::string> OfiAgent::rail_addresses() const {
+  std::vector<std::string> v;
+  for (auto& r : impl_->rails) v.push_back(r->name());
+  return v;
+}
 
 void OfiAgent::attach(EventLoop& loop) {
   OfiAgentImpl* m = impl_.get();
   if (m->ep.wait_fd() >= 0) loop.add_fd(m->ep.wait_fd(), EPOLLIN, [m](uint32_t) { return m->poll(); });
   loop.add_poller([m] { return m->poll(); },
                   [m] { return m->backlog.empty() && m->push_queue.empty() && m->ep.trywait(); });
+  for (auto& r : m->rails) {
+    Endpoint* e = r.get();
+    if (e->wait_fd() >= 0) loop.add_fd(e->wait_fd(), EPOLLIN, [m](uint32_t) { return m->poll_rails(); });
+    loop.add_poller([m] { return m->poll_rails(); }, [e] { return e->trywait(); });
+  }
 }
 
 void OfiAgent::connect(const std::vector<std::string>& initiators) {
@@ -701,6 +754,15 @@ void OfiAgent::connect(const std::vector<std::string>& initiators) {
 uint64_t OfiAgent::register_segment(uint32_t index, void* addr, std::size_t len) {
   fid_mr* mr = impl_->ep.register_memory(addr, len, FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
                                          uint64_t{index} + 1);
+  for (auto& r : impl_->rails) {
+    fid_mr* rm = r->register_memory(addr, len, FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
+                                    uint64_t{index} + 1);
+    if (fi_mr_key(rm) != fi_mr_key(mr))
+      fatal("node agent", "NIC %s registered heap segment %u under key %llx, not %llx as the first NIC",
+            r->caps.domain.c_str(), index, static_cast<unsigned long long>(fi_mr_key(rm)),
+            static_cast<unsigned long long>(fi_mr_key(mr)));
+    impl_->ctl().registrations.fetch_add(1);
+  }
   impl_->ctl().registrations.fetch_add(1);
   verbose(2, "node agent: registered heap segment %u (%zu bytes at %p), key %llx", index, len, addr,
           static_cast<unsigned long long>(fi_mr_key(mr)));

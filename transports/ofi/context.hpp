@@ -36,6 +36,7 @@ struct OfiStats {
   Counter timer_flushes;   // batches the timer sent (nothing else had within ARMCI_OFI_COALESCE_US)
   Counter peer_messages;   // messages straight to another process's endpoint (collectives)
   Counter flush_reads;     // fences' reads standing for writes' delivery (ARMCI_OFI_WRITE_COMPLETION=flush)
+  Counter striped;         // transfers split across NICs (ARMCI_OFI_STRIPE_FROM)
   // Which libfabric calls met -FI_EAGAIN, how often, and for how long: tells
   // a connection set-up (few posts, long waits) from a full queue (many
   // posts, short waits).  Written under the initiator's lock.
@@ -68,6 +69,11 @@ struct OfiContext {
   double eagain_timeout = 60;     // ARMCI_OFI_EAGAIN_TIMEOUT
   CoalesceConfig coalesce;        // ARMCI_OFI_COALESCE*
   bool write_flush = false;       // ARMCI_OFI_WRITE_COMPLETION=flush
+  // More NICs (ARMCI_NICS): the domains of rails 1.. (rail 0 is
+  // endpoint.domain); connect() uses as many as every node has.  RMA of at
+  // least stripe_from bytes is split across them.
+  std::vector<std::string> rail_domains;
+  std::size_t stripe_from = 0;    // ARMCI_OFI_STRIPE_FROM
   int me = 0;                     // my rank: the origin of my active messages
   // Per node (their number is the size): the rank whose agent serves it
   // (named in messages) and how many processes outside it may send to it
@@ -94,6 +100,7 @@ struct OfiAgentContext {
   int nprocs = 0;  // world size: the origins an active message may name
   std::size_t stage_slot = 0;  // ARMCI_OFI_STAGE_SLOT + ofi::kStageHead (0: no staging)
   std::size_t stage_max = 0;   // ARMCI_OFI_STAGE_MAX
+  std::vector<std::string> rail_domains;  // more NICs: RMA targets on each (OfiContext)
   memory::NodeControl* ctl = nullptr;
   // Touched (acq_rel) after every pass that handled something, and by the
   // collectives of the agent's own process (Runtime::agent_sync): the

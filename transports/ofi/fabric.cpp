@@ -131,6 +131,18 @@ Endpoint::Endpoint(const EndpointOptions& opt) {
   std::string why;
   info = choose_provider(opt, nullptr, &why);
   if (!info) fatal("ARMCI_Init", "%s", why.c_str());
+  if (!opt.domain.empty()) {  // one NIC of several (a rail): its first entry
+    fi_info* i = info;
+    while (i && !(i->domain_attr->name && opt.domain == i->domain_attr->name)) i = i->next;
+    if (!i) {
+      fi_freeinfo(info);
+      fatal("ARMCI_Init", "libfabric %s endpoint: no domain \"%s\" offers the provider (ARMCI_NICS; "
+            "`armci_info` lists them)", opt.role, opt.domain.c_str());
+    }
+    fi_info* one = fi_dupinfo(i);
+    fi_freeinfo(info);
+    info = one;
+  }
   caps.provider = info->fabric_attr->prov_name ? info->fabric_attr->prov_name : "?";
   // Once per node (the agent's endpoint), not once per process.
   if (std::strcmp(opt.role, "node agent") == 0 && caps.provider.find("ofi_rxm") != std::string::npos)

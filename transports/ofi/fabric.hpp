@@ -40,6 +40,7 @@ struct EndpointOptions {
   bool atomics = false;      // ARMCI_OFI_ATOMICS
   bool force_mr_local = false;
   bool tagged = false;       // ask for FI_TAGGED (initiators: collectives' messages)
+  std::string domain;        // this NIC (libfabric domain) only; "" = the provider's first
   const char* role = "initiator";
 };
 

@@ -96,6 +96,7 @@ OpCtx* OfiImpl::ctx(OpKind k, int node, Request* req, bool counts_local) {
   c->copy_out = nullptr;
   c->len = 0;
   c->msg = -1;
+  c->rail = -1;
   return c;
 }
 
@@ -154,9 +155,36 @@ void OfiImpl::post_retry(Retry op, ssize_t rc, int node, const char* what) {
   }
 }
 
+// Rails carry only this process's RMA pieces: their completions are OpCtx
+// like the first NIC's; an error names the NIC it happened on.
+bool OfiImpl::progress_rails() {
+  bool any = false;
+  for (auto& r : rails) {
+    fi_cq_data_entry e[16];
+    for (;;) {
+      const ssize_t n = fi_cq_read(r->cq, e, 16);
+      if (n == -FI_EAGAIN) break;
+      if (n == -FI_EAVAIL) {
+        fi_cq_err_entry err{};
+        fi_cq_readerr(r->cq, &err, 0);
+        auto* c = static_cast<OpCtx*>(err.op_context);
+        const int node = c ? c->node : -1;
+        fatal("ARMCI", "RMA %s to node %d (agent: rank %d) over NIC %s failed: %s (provider: %s)",
+              c && c->kind == OpKind::Read ? "read" : "write", node, leader(node), r->caps.domain.c_str(),
+              fi_strerror(err.err), fi_cq_strerror(r->cq, err.prov_errno, err.err_data, nullptr, 0));
+      }
+      if (n < 0) fatal("ARMCI", "NIC %s: %s", r->caps.domain.c_str(), ofi::fi_error("fi_cq_read", n).c_str());
+      any = true;
+      for (ssize_t i = 0; i < n; ++i) complete(static_cast<OpCtx*>(e[i].op_context));
+      if (n < 16) break;
+    }
+  }
+  return any;
+}
+
 bool OfiImpl::progress() {
   fi_cq_data_entry e[16];
-  bool any = false;
+  bool any = !rails.empty() && progress_rails();
   for (;;) {
     ssize_t n = fi_cq_read(ep.cq, e, 16);
     if (n == -FI_EAGAIN) return any;
@@ -203,6 +231,10 @@ bool OfiImpl::progress() {
 
 void OfiImpl::complete(OpCtx* c) {
   NodeState& s = nodes[static_cast<std::size_t>(c->node)];
+  if (c->rail >= 0) {
+    --rail_pending[static_cast<std::size_t>(c->rail)];
+    rail_moved[static_cast<std::size_t>(c->rail)] = std::chrono::steady_clock::now();
+  }
   switch (c->kind) {
     case OpKind::Write: --s.writes; break;
     case OpKind::Read:
@@ -257,6 +289,10 @@ void OfiImpl::plan_ordering() {
 void OfiImpl::order_only(int node, OpClass next) {
   const uint8_t m = drain_before[static_cast<int>(next)];
   NodeState& s = nodes[static_cast<std::size_t>(node)];
+  if (__builtin_expect(s.striped, 0)) {
+    wait_until([&] { return s.writes == 0 && s.reads == 0; }, "a transfer split across NICs (ordering)");
+    s.striped = false;
+  }
   auto drain = [&](uint8_t bit, uint32_t NodeState::*field, const char* what) {
     if ((m & bit) && s.*field) wait_until([&] { return s.*field == 0; }, what);
   };
@@ -334,6 +370,58 @@ Ofi::Ofi(const OfiContext& ctx) : impl_(std::make_unique<OfiImpl>(ctx)) { impl_-
 Ofi::~Ofi() { impl_->stop_timer(); }
 std::string Ofi::address() const { return impl_->ep.name(); }
 void Ofi::connect(const std::vector<std::string>& agents) { impl_->ep.insert(agents, "node agent"); }
+
+void Ofi::connect_rails(const std::vector<std::vector<std::string>>& rail_agents) {
+  OfiImpl& m = *impl_;
+  if (m.caps.mr_local || m.flush_writes || m.caps.prov_key) return;  // pieces would need more than a key
+  for (std::size_t r = 0; r < rail_agents.size() && r < m.cfg.rail_domains.size(); ++r) {
+    ofi::EndpointOptions o = m.cfg.endpoint;
+    o.domain = m.cfg.rail_domains[r];
+    o.tagged = false;
+    o.role = "initiator rail";
+    auto e = std::make_unique<ofi::Endpoint>(o);
+    if (e->caps.mr_local || e->caps.prov_key) break;
+    e->insert(rail_agents[r], "node agent rail");
+    m.rails.push_back(std::move(e));
+  }
+  m.stripe_from = std::max<std::size_t>(m.cfg.stripe_from, 4096 * (m.rails.size() + 1));
+  m.rail_pending.assign(m.rails.size() + 1, 0);
+  m.rail_moved.assign(m.rails.size() + 1, std::chrono::steady_clock::now());
+}
+
+// A wait that runs out (ARMCI_TIMEOUT) while pieces of a split transfer are
+// outstanding says on which NICs: a link that went down shows as the one
+// whose pieces never complete.
+const char* OfiImpl::waiting_for(const char* what) {
+  if (rails.empty()) return what;
+  thread_local std::string wait_what;  // a waiting thread's own (another may wait meanwhile)
+  wait_what = what;
+  wait_what += " (pieces of split transfers outstanding per NIC:";
+  for (std::size_t r = 0; r < rail_pending.size(); ++r)
+    wait_what += " " + (r ? rails[r - 1]->caps.domain : caps.domain) + " " + std::to_string(rail_pending[r]);
+  wait_what += ")";
+  return wait_what.c_str();
+}
+
+void OfiImpl::check_rails() {
+  const double limit = wait_policy().timeout_s / 2;
+  if (limit <= 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  for (std::size_t r = 0; r < rail_pending.size(); ++r) {
+    if (!rail_pending[r]) continue;
+    const double quiet = std::chrono::duration<double>(now - rail_moved[r]).count();
+    if (quiet > limit)
+      fatal("ARMCI", "NIC %s: %u piece(s) of transfers split across NICs made no progress for %.0f s (half of "
+            "ARMCI_TIMEOUT); is its link down? (ARMCI_NICS leaves it out)",
+            (r ? rails[r - 1]->caps.domain : caps.domain).c_str(), rail_pending[r], quiet);
+  }
+}
+
+std::vector<std::string> Ofi::rail_names() const {
+  std::vector<std::string> v{impl_->caps.domain};
+  for (auto& r : impl_->rails) v.push_back(r->caps.domain);
+  return v;
+}
 
 void Ofi::learn_node(int node, uintptr_t base, uint64_t off, uint64_t size, uint64_t key) {
   OfiImpl::Guard g(*impl_);
@@ -466,6 +554,11 @@ bool Ofi::busy() const {
 std::string Ofi::describe() const {
   std::string d = impl_->caps.describe();
   d += impl_->flush_writes ? ", writes flushed at fences" : ", writes delivery-complete";
+  if (!impl_->rails.empty()) {
+    d += "\n  NICs in use:";
+    for (const std::string& n : rail_names()) d += " " + n;
+    d += "; transfers from " + std::to_string(impl_->stripe_from) + " bytes split across them";
+  }
   if (impl_->caps.atomics) d += "\n  native atomics: " + impl_->native.describe();
   return d;
 }

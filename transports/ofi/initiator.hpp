@@ -5,6 +5,7 @@
 #include <rdma/fi_rma.h>
 
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <type_traits>
 #include <memory>
@@ -54,6 +55,7 @@ struct OpCtx {
   void* copy_out;      // Read through a bounce buffer: copy here at completion (MsgRecv: its MsgWait)
   std::size_t len;
   int msg;             // MsgSend: the copy it sends (PeerMessages::bufs)
+  int rail;            // a piece of a split transfer: its NIC (0 first), else -1
 };
 
 // A receive of a process-to-process message (initiator_msg.cpp).
@@ -108,6 +110,7 @@ struct NodeState {
   uint32_t stage_writes = 0;  // writes into the slots not yet delivered
   uint64_t stage_addr = 0, stage_key = 0;
   std::size_t stage_slot = 0;
+  bool striped = false;  // a transfer split across NICs may still be in flight
 };
 
 struct OfiImpl {
@@ -363,8 +366,27 @@ struct OfiImpl {
     uint64_t flags;
     std::size_t bytes;
     uint64_t cq_data = 0;
+    std::size_t rail = 0;   // 0: ep; r: rails[r - 1]
   };
   void post_rma(const RmaPost& p);
+
+  // More NICs (rails 1..): endpoints for RMA only, each with every node's
+  // agent on that NIC at fi_addr = node.  A transfer of at least
+  // stripe_from bytes goes in one piece per NIC; nothing orders pieces on
+  // different NICs, so the next operation to that node first waits for
+  // them (NodeState::striped).
+  std::vector<std::unique_ptr<ofi::Endpoint>> rails;
+  std::size_t stripe_from = 0;
+  std::vector<uint32_t> rail_pending;  // per NIC (0: the first): split pieces not yet complete
+  // Per NIC: when it last completed a piece (or got its first outstanding
+  // one).  A NIC with pieces outstanding and no completion for half of
+  // ARMCI_TIMEOUT ends the job naming it (a link down), before a peer's
+  // wait for this process runs out and names nothing.
+  std::vector<std::chrono::steady_clock::time_point> rail_moved;
+  void check_rails();
+  const char* waiting_for(const char* what);  // what, naming the NICs when transfers are split
+  bool progress_rails();
+  void rma_striped(Dir dir, int node, char* l, uint64_t raddr, uint64_t key, std::size_t n, Request* req);
 };
 
 // Pieces (local, remote, bytes) of a strided transfer, in the calling
@@ -383,12 +405,16 @@ template <typename Pred>
 void OfiImpl::wait_until(Pred&& pred, const char* what) {
   progress();
   if (pred()) return;
-  Backoff b("ARMCI", what);
+  Backoff b("ARMCI", waiting_for(what));
   for (;;) {
     bool any = progress();
     if (pred()) return;
-    if (any) b.reset();
-    else unlocked([&] { b.pause(); });
+    if (any) {
+      b.reset();
+    } else {
+      if (!rails.empty()) check_rails();
+      unlocked([&] { b.pause(); });
+    }
   }
 }
 

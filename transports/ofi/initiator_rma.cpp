@@ -21,13 +21,14 @@ void OfiImpl::post_rma(const RmaPost& p) {
   msg.rma_iov_count = p.rma_count ? p.rma_count : p.count;
   msg.context = &p.c->fi;
   NodeState& s = nodes[static_cast<std::size_t>(p.node)];
+  fid_ep* e = p.rail ? rails[p.rail - 1]->ep : ep.ep;
   if (p.dir == Dir::Put) {
     ++(p.c->kind == OpKind::StageWrite ? s.stage_writes : s.writes);
     if (flush_writes && p.c->kind == OpKind::Write) ++s.unflushed;
-    post([&] { return fi_writemsg(ep.ep, &msg, p.flags); }, p.node, "fi_writemsg");
+    post([&] { return fi_writemsg(e, &msg, p.flags); }, p.node, "fi_writemsg");
   } else {
     ++s.reads;
-    post([&] { return fi_readmsg(ep.ep, &msg, p.flags); }, p.node, "fi_readmsg");
+    post([&] { return fi_readmsg(e, &msg, p.flags); }, p.node, "fi_readmsg");
   }
   stats.remote_bytes += p.bytes;
   ++stats.remote_ops;
@@ -43,6 +44,13 @@ void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote
     std::size_t chunk = std::min(n, caps.max_msg);
     uint64_t raddr, key;
     remote(at, remote_addr, chunk, raddr, key, is_write ? "put" : "get");
+    if (!rails.empty() && chunk >= stripe_from) {
+      rma_striped(dir, node, l, raddr, key, chunk, req);
+      l += chunk;
+      remote_addr += chunk;
+      n -= chunk;
+      continue;
+    }
     void* desc = local_desc(l, chunk);
     uint64_t flags = is_write ? write_completion | FI_COMPLETION : FI_COMPLETION;
     OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
@@ -73,6 +81,32 @@ void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote
     remote_addr += chunk;
     n -= chunk;
   }
+}
+
+// One piece per NIC, in 4 KiB multiples: the same key and address hold on
+// every NIC (the agent registers each segment under one key everywhere).
+// Rails exist only where no local descriptors are needed (mr_local off) and
+// writes complete on delivery, so each piece is an ordinary counted op.
+void OfiImpl::rma_striped(Dir dir, int node, char* l, uint64_t raddr, uint64_t key, std::size_t n, Request* req) {
+  const std::size_t k = rails.size() + 1;
+  const std::size_t share = (n / k + 4095) & ~std::size_t{4095};
+  const bool is_write = dir == Dir::Put;
+  std::size_t off = 0;
+  for (std::size_t r = 0; r < k && off < n; ++r) {
+    const std::size_t len = r + 1 == k ? n - off : std::min(share, n - off);
+    OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
+    c->rail = static_cast<int>(r);
+    if (rail_pending[r]++ == 0) rail_moved[r] = std::chrono::steady_clock::now();
+    account_local(node, req);
+    iovec iov{l + off, len};
+    void* desc = nullptr;
+    fi_rma_iov rio{raddr + off, len, key};
+    const uint64_t flags = is_write ? write_completion | FI_COMPLETION : FI_COMPLETION;
+    post_rma({dir, node, &iov, &desc, 1, &rio, 0, c, flags, len, 0, r});
+    off += len;
+  }
+  ++stats.striped;
+  nodes[static_cast<std::size_t>(node)].striped = true;
 }
 
 void OfiImpl::rma_iov(Dir dir, const Target& at, Pieces p, std::size_t first, std::size_t count, Request* req) {

@@ -4,6 +4,8 @@
 #include <rdma/fi_domain.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -79,12 +81,13 @@ void link_from_sysfs(Nic& n) {
 
 }  // namespace
 
-Discovery discover_nics(const EndpointOptions& opt) {
+Discovery discover_nics(const EndpointOptions& opt, bool locate) {
   Discovery d;
   fi_info* list = choose_provider(opt, &d.how, &d.error);
   if (!list) return d;
   d.provider = list->fabric_attr->prov_name ? list->fabric_attr->prov_name : "?";
-  IoTopology topo;
+  std::unique_ptr<IoTopology> io;
+  if (locate) io = std::make_unique<IoTopology>();
   for (fi_info* i = list; i; i = i->next) {
     const std::string dom = i->domain_attr->name ? i->domain_attr->name : "?";
     const std::string fab = i->fabric_attr->name ? i->fabric_attr->name : "?";
@@ -98,7 +101,7 @@ Discovery discover_nics(const EndpointOptions& opt) {
       } else {
         link_from_sysfs(n);
       }
-      topo.locate(n, i->nic);
+      if (io) io->locate(n, i->nic);
       d.nics.push_back(n);
       it = d.nics.end() - 1;
     }
@@ -109,6 +112,31 @@ Discovery discover_nics(const EndpointOptions& opt) {
     n.loopback = n.domain == "lo" || d.provider == "shm" ||
                  std::all_of(n.fabrics.begin(), n.fabrics.end(), [](const std::string& f) { return loopback_fabric(f); });
   return d;
+}
+
+std::vector<std::string> choose_nics(const Discovery& d, const std::string& which, std::string* error) {
+  std::vector<std::string> hosts;  // NICs that reach other hosts, in libfabric's order
+  for (const Nic& n : d.nics)
+    if (!n.loopback && n.up) hosts.push_back(n.domain);
+  if (which.empty()) return hosts;
+  char* end = nullptr;
+  const long count = std::strtol(which.c_str(), &end, 10);
+  if (end && *end == 0 && count > 0) {
+    if (hosts.size() > static_cast<std::size_t>(count)) hosts.resize(static_cast<std::size_t>(count));
+    return hosts;
+  }
+  std::vector<std::string> out;
+  std::stringstream ss(which);
+  for (std::string name; std::getline(ss, name, ',');) {
+    if (name.empty()) continue;
+    const bool there = std::any_of(d.nics.begin(), d.nics.end(), [&](const Nic& n) { return n.domain == name; });
+    if (!there) {
+      if (error) *error = "ARMCI_NICS names \"" + name + "\", which does not offer " + d.provider + " here";
+      return {};
+    }
+    out.push_back(name);
+  }
+  return out;
 }
 
 std::string describe_nics(const std::vector<Nic>& nics) {

@@ -33,7 +33,11 @@ struct Discovery {
 
 // Queries libfabric (the same choice Endpoint makes) and hwloc; opens
 // nothing.
-Discovery discover_nics(const EndpointOptions& opt);
+Discovery discover_nics(const EndpointOptions& opt, bool locate = true);  // locate: NUMA/PCI via hwloc
+// The NICs a node uses by ARMCI_NICS (`which`: "", a count or names): the
+// domain names, first one first; fewer than two means "the provider's
+// first, as with one NIC".  *error names a NIC that is not there.
+std::vector<std::string> choose_nics(const Discovery& d, const std::string& which, std::string* error);
 // "eth0 (192.0.2.0/24, NUMA 0, PCI 0000:00:03.0, 10000 Mb/s); lo (loopback)".
 std::string describe_nics(const std::vector<Nic>& nics);
 

@@ -43,6 +43,10 @@ class Ofi {
   // Start-up, in order: my address (published), then everyone's.
   std::string address() const;
   void connect(const std::vector<std::string>& agent_addresses);  // per node
+  // More NICs: rail_agents[r][node] is node's agent on NIC r + 1 (as many
+  // rails as every node has; none: one NIC).  Opens an endpoint per rail.
+  void connect_rails(const std::vector<std::vector<std::string>>& rail_agents);
+  std::vector<std::string> rail_names() const;  // the NICs in use, first one first
   // Node heaps of other nodes (base, and segment 0) learned at start-up.
   void learn_node(int node, uintptr_t heap_base, uint64_t seg0_off, uint64_t seg0_size,
                   uint64_t seg0_key);
@@ -119,6 +123,7 @@ class OfiAgent {
   OfiAgent(const OfiAgent&) = delete;
   OfiAgent& operator=(const OfiAgent&) = delete;
   std::string address() const;
+  std::vector<std::string> rail_addresses() const;  // its RMA endpoints on more NICs (rails 1..)
   // Agent thread: the loop drives progress from now on.
   void attach(armci::EventLoop& loop);
   void connect(const std::vector<std::string>& initiator_addresses);  // per world rank
