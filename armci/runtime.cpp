@@ -74,7 +74,7 @@ transport::OfiContext Runtime::ofi_context() {
   c.direct_messages = knobs.COLL_DIRECT;
   if (nics.size() > 1) c.rail_domains.assign(nics.begin() + 1, nics.end());
   c.stripe_from = knobs.OFI_STRIPE_FROM;
-  c.peer_address = [this](int rank) { return boot->get(topo.world[static_cast<std::size_t>(rank)], key_prefix + "ep"); };
+  c.peer_address = [this](int rank) { return boot->get(topo.world[static_cast<std::size_t>(rank)], key_prefix + "msgep"); };
   for (int n = 0; n < topo.nnodes; ++n) {
     c.node_leader.push_back(topo.node_leader(n));
     c.procs_outside.push_back(topo.procs_outside(n));
@@ -180,6 +180,7 @@ Runtime::Runtime(const InitOptions& opts) {
   if (multi_node) {
     ofi = std::make_unique<transport::Ofi>(ofi_context());
     boot->put(key("ep"), ofi->address());
+    if (ofi->direct_messages()) boot->put(key("msgep"), ofi->message_address());
   }
   boot->fence(topo.world);
 

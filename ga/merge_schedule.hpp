@@ -30,7 +30,7 @@ namespace ga {
 // Halving doubles the steps, and each costs a notify round trip between
 // nodes, so below a few steps' worth of bandwidth the extra steps cost more
 // than the bytes saved; `perf/ga_mirror_bench merge` finds the crossover
-// (docs/performance.md).  Arrays whose node copy is smaller than this use
+// (perf/README.md).  Arrays whose node copy is smaller than this use
 // Doubling for every tile.
 inline constexpr long kScatterFromBytes = 1L << 20;
 

@@ -251,7 +251,7 @@ fi
   echo
   grep -h "^RESULT\|^RATIO" "$out"/*.txt
 } >"$out/summary.txt"
-echo "== results: $out (summary.txt, *.csv, *.png; tools/update-figures writes docs/results.md from it)"
+echo "== results: $out (summary.txt, *.csv, *.png; tools/update-figures writes docs/performance.md from it)"
 # One table to read: verdict, value, target.  BOUND: missed where the line
 # itself shows this machine cannot meet it (2 cores shared by more nodes
 # than that; a target below the provider's own round trip; both runtimes

@@ -174,7 +174,9 @@ Endpoint::Endpoint(const EndpointOptions& opt) {
   cq_attr.format = FI_CQ_FORMAT_DATA;
   // Only the agent sleeps on its CQ; an initiator polls it, and a wait
   // object would cost a signal write and read per completion.
-  const bool sleeps = std::strcmp(opt.role, "node agent") == 0;
+  // Agents sleep until a message comes; so does a process that waits long
+  // for another process's message (OfiImpl::msg_recv).
+  const bool sleeps = std::strcmp(opt.role, "node agent") == 0 || std::strcmp(opt.role, "initiator messages") == 0;
   cq_attr.wait_obj = sleeps ? FI_WAIT_FD : FI_WAIT_NONE;
   cq_attr.size = 4096;
   if (fi_cq_open(domain, &cq_attr, &cq, nullptr) != 0) {

@@ -69,6 +69,7 @@ struct MsgWait {
 // node leaders): where each peer is, and the copies of sends in flight.
 struct PeerMessages {
   bool on = false;                      // the provider has FI_TAGGED and ARMCI_COLL_DIRECT allows it
+  std::unique_ptr<ofi::Endpoint> ep;    // their own endpoint (the RMA one stays untagged)
   std::vector<fi_addr_t> addr;          // by world rank; FI_ADDR_UNSPEC until first used
   std::vector<std::vector<char>> bufs;  // send copies
   std::vector<int> free_bufs;
@@ -112,6 +113,11 @@ struct NodeState {
   std::size_t stage_slot = 0;
   bool striped = false;  // a transfer split across NICs may still be in flight
 };
+
+inline ofi::EndpointOptions rma_only(ofi::EndpointOptions o) {
+  o.tagged = false;  // messages between processes have an endpoint of their own
+  return o;
+}
 
 struct OfiImpl {
   explicit OfiImpl(const OfiContext& c);
@@ -177,6 +183,9 @@ struct OfiImpl {
   OpCtx* ctx(OpKind k, int node, Request* req, bool counts_local);
   void release(OpCtx* c);
   bool progress();  // true if something completed
+  bool progress_messages();
+  void wait_message(const MsgWait& w, const char* what);
+  bool rma_in_flight() const;  // anything of ours besides messages still moving
   void complete(OpCtx* c);
   void on_reply(const char* buf, std::size_t len);
   template <typename Pred>

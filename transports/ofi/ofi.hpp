@@ -42,6 +42,7 @@ class Ofi {
 
   // Start-up, in order: my address (published), then everyone's.
   std::string address() const;
+  std::string message_address() const;  // the endpoint of messages between processes ("" if none)
   void connect(const std::vector<std::string>& agent_addresses);  // per node
   // More NICs: rail_agents[r][node] is node's agent on NIC r + 1 (as many
   // rails as every node has; none: one NIC).  Opens an endpoint per rail.
