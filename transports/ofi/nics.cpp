@@ -118,6 +118,9 @@ std::vector<std::string> choose_nics(const Discovery& d, const std::string& whic
   std::vector<std::string> hosts;  // NICs that reach other hosts, in libfabric's order
   for (const Nic& n : d.nics)
     if (!n.loopback && n.up) hosts.push_back(n.domain);
+  // Rail r of every node must be on one network; libfabric's order need not
+  // agree between hosts (it varied under Slurm), names of one cluster do.
+  std::sort(hosts.begin(), hosts.end());
   if (which.empty()) return hosts;
   char* end = nullptr;
   const long count = std::strtol(which.c_str(), &end, 10);
