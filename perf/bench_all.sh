@@ -263,7 +263,10 @@ grep "^target" "$out/summary.txt" | sed 's/^target //' |
          line = $0; sub(/  (MET|MISSED).*/, "", line)
          rest = $0; sub(/.*  (MET|MISSED)/, "", rest)
          n = split(line, w, " "); val = "-"
-         for (i = 1; i <= n; i++) if (w[i] ~ /^[0-9.]+(x|us)$/) { val = w[i]; break }
+         for (i = 1; i <= n; i++) {
+           if (w[i] ~ /^[0-9.]+(x|us)$/) { val = w[i]; break }
+           if (w[i] ~ /^[0-9.]+$/ && (w[i + 1] == "us" || w[i + 1] == "of")) { val = w[i] (w[i + 1] == "us" ? " us" : ""); break }
+         }
          if (match(rest, /ours [0-9.]+ us, MPI [0-9.]+ us/)) line = line "  [" substr(rest, RSTART, RLENGTH) "]"
          if (v == "BOUND" && match(rest, /\([^)]*\)/)) line = line "  " substr(rest, RSTART, RLENGTH)
          printf "%-7s %-10s %s\n", v, val, line; c[v]++ }

@@ -235,7 +235,7 @@ int main(int argc, char** argv) {
     const auto [lo, hi] = std::minmax_element(ratio.begin(), ratio.end());
     std::printf("RATIO coll_bench.mpi_over_ours.%s.%s.%zu %.3f\n", out.where.c_str(), row.op, row.bytes, r);
     std::printf("target coll %s %s %s: MPI / armci-ofi %.2fx (>= 1.0)  %s  [median of %d rounds, %.2f-%.2fx; "
-                "ours %.1f us, MPI %.1f us]\n",
+                "ours %.2f us, MPI %.2f us]\n",
                 out.where.c_str(), row.op, size_text(row.bytes).c_str(), r, r >= 1.0 ? "MET" : "MISSED", rounds, *lo,
                 *hi, median(ours) * 1e6, median(theirs) * 1e6);
     std::fflush(stdout);
