@@ -14,7 +14,7 @@ kinds=$(echo "${SANITIZERS:-asan,tsan}" | tr ',' ' ')
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=66:halt_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=67"
 export LSAN_OPTIONS="suppressions=$src/tests/lsan.supp:print_suppressions=0"
-export TSAN_OPTIONS="halt_on_error=0:exitcode=66:second_deadlock_stack=1"
+export TSAN_OPTIONS="halt_on_error=0:exitcode=66:second_deadlock_stack=1:suppressions=$src/tests/tsan.supp"
 
 # run KIND LABEL REPORT_PATTERN PROGRAM...
 run() {
