@@ -192,17 +192,9 @@ bool OfiAgentImpl::poll_rails() {
   bool any = false;
   for (auto& r : rails) {
     fi_cq_data_entry e[16];
-    for (;;) {
-      const ssize_t n = fi_cq_read(r->cq, e, 16);
-      if (n == -FI_EAGAIN) break;
-      if (n == -FI_EAVAIL) {
-        fi_cq_err_entry err{};
-        fi_cq_readerr(r->cq, &err, 0);
-        fatal("node agent", "NIC %s (rail): %s", r->caps.domain.c_str(), fi_strerror(err.err));
-      }
-      if (n < 0) fatal("node agent", "NIC %s (rail): %s", r->caps.domain.c_str(), fi_error("fi_cq_read", n).c_str());
-      any = true;
-    }
+    fi_cq_err_entry err;
+    for (ssize_t n; (n = r->read_cq(e, 16, &err, "node agent")) != 0; any = true)
+      if (n < 0) fatal("node agent", "NIC %s (rail): %s", r->caps.domain.c_str(), fi_strerror(err.err));
   }
   return any;
 }

@@ -237,6 +237,18 @@ fid_mr* Endpoint::register_memory(void* addr, std::size_t len, uint64_t access, 
   return mr;
 }
 
+ssize_t Endpoint::read_cq(fi_cq_data_entry* e, std::size_t n, fi_cq_err_entry* err, const char* who) {
+  const ssize_t got = fi_cq_read(cq, e, n);
+  if (got == -FI_EAGAIN) return 0;
+  if (got == -FI_EAVAIL) {
+    *err = fi_cq_err_entry{};
+    fi_cq_readerr(cq, err, 0);
+    return -1;
+  }
+  if (got < 0) fatal(who, "NIC %s: %s", caps.domain.c_str(), fi_error("fi_cq_read", got).c_str());
+  return got;
+}
+
 bool Endpoint::trywait() {
   if (wait_fd_ < 0) return false;
   fid* f = &cq->fid;

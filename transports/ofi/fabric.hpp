@@ -65,6 +65,10 @@ class Endpoint {
   // Registers [addr, addr+len); key 0 lets the provider choose (PROV_KEY) or
   // is replaced by `requested_key`.  Returns the MR.
   fid_mr* register_memory(void* addr, std::size_t len, uint64_t access, uint64_t requested_key);
+  // Up to n completions from the CQ: their number, 0 if none; -1 when the
+  // next is a failed operation (*err then holds it).  Any other failure of
+  // the queue itself ends the job naming `who` and this domain.
+  ssize_t read_cq(fi_cq_data_entry* e, std::size_t n, fi_cq_err_entry* err, const char* who);
   // fi_trywait on the CQ: true if it is safe to sleep on wait_fd().
   bool trywait();
   int wait_fd() const { return wait_fd_; }

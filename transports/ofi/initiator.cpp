@@ -171,22 +171,18 @@ bool OfiImpl::progress_rails() {
   bool any = false;
   for (auto& r : rails) {
     fi_cq_data_entry e[16];
-    for (;;) {
-      const ssize_t n = fi_cq_read(r->cq, e, 16);
-      if (n == -FI_EAGAIN) break;
-      if (n == -FI_EAVAIL) {
-        fi_cq_err_entry err{};
-        fi_cq_readerr(r->cq, &err, 0);
+    fi_cq_err_entry err;
+    for (ssize_t n = 16; n == 16;) {
+      n = r->read_cq(e, 16, &err, "ARMCI");
+      if (n < 0) {
         auto* c = static_cast<OpCtx*>(err.op_context);
         const int node = c ? c->node : -1;
         fatal("ARMCI", "RMA %s to node %d (agent: rank %d) over NIC %s failed: %s (provider: %s)",
               c && c->kind == OpKind::Read ? "read" : "write", node, leader(node), r->caps.domain.c_str(),
               fi_strerror(err.err), fi_cq_strerror(r->cq, err.prov_errno, err.err_data, nullptr, 0));
       }
-      if (n < 0) fatal("ARMCI", "NIC %s: %s", r->caps.domain.c_str(), ofi::fi_error("fi_cq_read", n).c_str());
-      any = true;
       for (ssize_t i = 0; i < n; ++i) complete(static_cast<OpCtx*>(e[i].op_context));
-      if (n < 16) break;
+      any = any || n > 0;
     }
   }
   return any;
@@ -195,27 +191,25 @@ bool OfiImpl::progress_rails() {
 // Messages between processes: only their sends and receives complete here.
 bool OfiImpl::progress_messages() {
   fi_cq_data_entry e[16];
+  fi_cq_err_entry err;
   bool any = false;
-  for (;;) {
-    const ssize_t n = fi_cq_read(peers.ep->cq, e, 16);
-    if (n == -FI_EAGAIN) return any;
-    if (n == -FI_EAVAIL) {
-      fi_cq_err_entry err{};
-      fi_cq_readerr(peers.ep->cq, &err, 0);
+  for (ssize_t n = 16; n == 16;) {
+    n = peers.ep->read_cq(e, 16, &err, "ARMCI");
+    if (n < 0) {
       auto* c = static_cast<OpCtx*>(err.op_context);
       if (c && c->kind == OpKind::MsgRecv && err.err == FI_ETRUNC) {  // the receiver reports it
         msg_done(c, err.len, true);
+        n = 16;
         continue;
       }
       fatal("ARMCI", "%s between processes failed: %s (provider: %s)",
             c && c->kind == OpKind::MsgRecv ? "message receive" : "message", fi_strerror(err.err),
             fi_cq_strerror(peers.ep->cq, err.prov_errno, err.err_data, nullptr, 0));
     }
-    if (n < 0) fatal("ARMCI", "%s", ofi::fi_error("fi_cq_read", n).c_str());
-    any = true;
     for (ssize_t i = 0; i < n; ++i) msg_done(static_cast<OpCtx*>(e[i].op_context), e[i].len, false);
-    if (n < 16) return true;
+    any = any || n > 0;
   }
+  return any;
 }
 
 bool OfiImpl::progress() {
@@ -425,20 +419,6 @@ void Ofi::connect_rails(const std::vector<std::vector<std::string>>& rail_agents
   m.stripe_from = std::max<std::size_t>(m.cfg.stripe_from, 4096 * (m.rails.size() + 1));
   m.rail_pending.assign(m.rails.size() + 1, 0);
   m.rail_moved.assign(m.rails.size() + 1, std::chrono::steady_clock::now());
-}
-
-// A wait that runs out (ARMCI_TIMEOUT) while pieces of a split transfer are
-// outstanding says on which NICs: a link that went down shows as the one
-// whose pieces never complete.
-const char* OfiImpl::waiting_for(const char* what) {
-  if (rails.empty()) return what;
-  thread_local std::string wait_what;  // a waiting thread's own (another may wait meanwhile)
-  wait_what = what;
-  wait_what += " (pieces of split transfers outstanding per NIC:";
-  for (std::size_t r = 0; r < rail_pending.size(); ++r)
-    wait_what += " " + (r ? rails[r - 1]->caps.domain : caps.domain) + " " + std::to_string(rail_pending[r]);
-  wait_what += ")";
-  return wait_what.c_str();
 }
 
 void OfiImpl::check_rails() {

@@ -393,7 +393,6 @@ struct OfiImpl {
   // wait for this process runs out and names nothing.
   std::vector<std::chrono::steady_clock::time_point> rail_moved;
   void check_rails();
-  const char* waiting_for(const char* what);  // what, naming the NICs when transfers are split
   bool progress_rails();
   void rma_striped(Dir dir, int node, char* l, uint64_t raddr, uint64_t key, std::size_t n, Request* req);
 };
@@ -414,7 +413,7 @@ template <typename Pred>
 void OfiImpl::wait_until(Pred&& pred, const char* what) {
   progress();
   if (pred()) return;
-  Backoff b("ARMCI", waiting_for(what));
+  Backoff b("ARMCI", what);
   for (;;) {
     bool any = progress();
     if (pred()) return;
