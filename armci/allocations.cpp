@@ -49,7 +49,7 @@ struct Exchange {
   uint64_t base;     // address of the node allocation (leaders only)
   uint64_t seg_off;
   uint64_t seg_size;
-  uint64_t seg_key;
+  uint64_t seg_keys[memory::kMaxNics];  // one per NIC in use
 };
 
 }  // namespace
@@ -101,7 +101,7 @@ int Allocations::malloc(Runtime& rt, const Team& t, std::size_t bytes, void** pt
         ex.base = base;
         ex.seg_off = e.off;
         ex.seg_size = e.size;
-        ex.seg_key = e.key;
+        std::copy(std::begin(e.keys), std::end(e.keys), ex.seg_keys);
       }
     }
   }
@@ -128,7 +128,7 @@ int Allocations::malloc(Runtime& rt, const Team& t, std::size_t bytes, void** pt
     if (!e.base) continue;
     int nd = rt.topo.node_of[static_cast<std::size_t>(t.world(i))];
     node_base[static_cast<std::size_t>(nd)] = e.base;
-    route::learn_segment(rt, nd, e.seg, e.seg_off, e.seg_size, e.seg_key);
+    route::learn_segment(rt, nd, e.seg, e.seg_off, e.seg_size, e.seg_keys);
   }
   std::vector<NodeLayout> layouts(static_cast<std::size_t>(rt.topo.nnodes));
   std::vector<char> have(static_cast<std::size_t>(rt.topo.nnodes), 0);

@@ -198,8 +198,8 @@ void flush(Runtime& r) {
   if (r.ofi) r.ofi->flush();
 }
 
-void learn_segment(Runtime& r, int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key) {
-  if (r.ofi) r.ofi->learn_segment(node, index, off, size, key);
+void learn_segment(Runtime& r, int node, uint32_t index, uint64_t off, uint64_t size, const uint64_t* keys) {
+  if (r.ofi) r.ofi->learn_segment(node, index, off, size, keys);
 }
 
 std::size_t key_table_entries(Runtime& r) { return r.ofi ? r.ofi->key_table_entries() : 0; }

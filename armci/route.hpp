@@ -72,7 +72,7 @@ void flush(Runtime& r);
 
 // Registration keys of a new node allocation, from ARMCI_Malloc's exchange:
 // only the inter-node transport needs them.
-void learn_segment(Runtime& r, int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key);
+void learn_segment(Runtime& r, int node, uint32_t index, uint64_t off, uint64_t size, const uint64_t* keys);  // keys[kMaxNics]
 std::size_t key_table_entries(Runtime& r);
 
 namespace detail {

@@ -91,6 +91,23 @@ transport::OfiContext Runtime::ofi_context() {
   return c;
 }
 
+// The NIC of this process's own traffic.  Spread by local rank, the ranks
+// of one node share their node's NICs evenly; NUMA first where known.
+std::size_t Runtime::home_nic(std::size_t count) const {
+  const std::string& how = knobs.NIC_PLACEMENT;
+  if (how == "first" || (count < 2 && how == "near")) return 0;
+  if (how == "near") {
+    const std::vector<int> numa(nic_numa.begin(), nic_numa.begin() + static_cast<std::ptrdiff_t>(count));
+    return transport::ofi::home_nic(numa, this->numa->my_node(), topo.my_local());
+  }
+  char* end = nullptr;
+  const long k = std::strtol(how.c_str(), &end, 10);
+  if (how.empty() || *end || k < 0 || static_cast<std::size_t>(k) >= std::max<std::size_t>(count, nics.size()))
+    fatal("ARMCI_Init", "ARMCI_NIC_PLACEMENT=\"%s\" is not near, first or the number of a NIC in use (0 to %zu)",
+          how.c_str(), std::max<std::size_t>(count, nics.size()) - 1);
+  return std::min<std::size_t>(static_cast<std::size_t>(k), count - 1);
+}
+
 void Runtime::raise_thread_level(int level) {
   thread_level = std::max(thread_level, level);
   apply_thread_level();
@@ -163,9 +180,19 @@ Runtime::Runtime(const InitOptions& opts) {
 
   if (multi_node) {  // the NICs this node uses (ARMCI_NICS), before any endpoint opens
     std::string bad;
-    nics = transport::ofi::choose_nics(transport::ofi::discover_nics(endpoint_options("discovery"), false),
-                                       knobs.NICS, &bad);
+    auto found = transport::ofi::discover_nics(endpoint_options("discovery"), false);
+    nics = transport::ofi::choose_nics(found, knobs.NICS, &bad);
     if (!bad.empty()) fatal(opts.call, "%s (`armci_info` lists them)", bad.c_str());
+    if (nics.size() > memory::kMaxNics) {
+      verbose(1, "using the first %u of %zu NICs (a segment has a key per NIC, for at most that many)",
+              memory::kMaxNics, nics.size());
+      nics.resize(memory::kMaxNics);
+    }
+    if (nics.size() > 1 && knobs.NIC_PLACEMENT == "near") found = transport::ofi::discover_nics(endpoint_options("discovery"), true);
+    for (const std::string& n : nics) {
+      auto it = std::find_if(found.nics.begin(), found.nics.end(), [&](const auto& f) { return f.domain == n; });
+      nic_numa.push_back(it == found.nics.end() ? -1 : it->numa);
+    }
   }
   if (is_leader()) {
     start_node_agent(prefix);
@@ -180,6 +207,8 @@ Runtime::Runtime(const InitOptions& opts) {
   if (multi_node) {
     ofi = std::make_unique<transport::Ofi>(ofi_context());
     boot->put(key("ep"), ofi->address());
+    const auto my_rails = ofi->rail_addresses();
+    for (std::size_t r = 0; r < my_rails.size(); ++r) boot->put(key_prefix + "ep.rail" + std::to_string(r + 1), my_rails[r]);
     if (ofi->direct_messages()) boot->put(key("msgep"), ofi->message_address());
   }
   boot->fence(topo.world);
@@ -198,40 +227,49 @@ Runtime::Runtime(const InitOptions& opts) {
     std::vector<std::string> agents(static_cast<std::size_t>(topo.nnodes));
     for (int n = 0; n < topo.nnodes; ++n)
       agents[static_cast<std::size_t>(n)] = boot->get(launcher(topo.node_leader(n)), key("agent"));
-    ofi->connect(agents);
     // As many more NICs as every node's agent has (rail r of each node on
     // the same network, as the domain order lists them).
     std::size_t rails = nics.size() > 1 ? nics.size() - 1 : 0;
     for (int n = 0; n < topo.nnodes && rails; ++n)
       rails = std::min<std::size_t>(rails, std::stoul(boot->get(launcher(topo.node_leader(n)), key("agent.rails"))));
-    if (rails) {
-      std::vector<std::vector<std::string>> rail_agents(rails, std::vector<std::string>(static_cast<std::size_t>(topo.nnodes)));
-      for (std::size_t r = 0; r < rails; ++r)
-        for (int n = 0; n < topo.nnodes; ++n)
-          rail_agents[r][static_cast<std::size_t>(n)] =
-              boot->get(launcher(topo.node_leader(n)), key_prefix + "agent.rail" + std::to_string(r + 1));
-      ofi->connect_rails(rail_agents);
-    }
+    std::vector<std::vector<std::string>> rail_agents(rails, std::vector<std::string>(static_cast<std::size_t>(topo.nnodes)));
+    for (std::size_t r = 0; r < rails; ++r)
+      for (int n = 0; n < topo.nnodes; ++n)
+        rail_agents[r][static_cast<std::size_t>(n)] =
+            boot->get(launcher(topo.node_leader(n)), key_prefix + "agent.rail" + std::to_string(r + 1));
+    ofi->connect(agents, rail_agents, home_nic(rails + 1));
     if (is_leader()) {
-      std::vector<std::string> eps(static_cast<std::size_t>(topo.nprocs()));
-      for (int r = 0; r < topo.nprocs(); ++r) eps[static_cast<std::size_t>(r)] = boot->get(launcher(r), key("ep"));
+      // Every process's endpoint on every NIC in use: each is answered on its own.
+      std::vector<std::vector<std::string>> eps(rails + 1, std::vector<std::string>(static_cast<std::size_t>(topo.nprocs())));
+      for (int r = 0; r < topo.nprocs(); ++r) {
+        eps[0][static_cast<std::size_t>(r)] = boot->get(launcher(r), key("ep"));
+        for (std::size_t k = 1; k <= rails; ++k)
+          eps[k][static_cast<std::size_t>(r)] = boot->get(launcher(r), key_prefix + "ep.rail" + std::to_string(k));
+      }
       agent->call([&] { ofi_agent->connect(eps); });
+      // Base, segment 0 and its key on each NIC in use.
       const auto& s0 = heap->ctl().seg[0];
-      char buf[128];
-      std::snprintf(buf, sizeof buf, "%llx %llx %llx %llx",
-                    static_cast<unsigned long long>(heap->base()), static_cast<unsigned long long>(s0.off),
-                    static_cast<unsigned long long>(s0.size), static_cast<unsigned long long>(s0.key));
-      boot->put(key("heap"), buf);
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%llx %llx %llx", static_cast<unsigned long long>(heap->base()),
+                    static_cast<unsigned long long>(s0.off), static_cast<unsigned long long>(s0.size));
+      std::string desc = buf;
+      for (std::size_t k = 0; k <= rails; ++k) {
+        std::snprintf(buf, sizeof buf, " %llx", static_cast<unsigned long long>(s0.keys[k]));
+        desc += buf;
+      }
+      boot->put(key("heap"), desc);
     }
     boot->fence(topo.world);
     // Every node, this one included: native atomics reach it through the NIC.
     for (int n = 0; n < topo.nnodes; ++n) {
-      unsigned long long base = 0, off = 0, size = 0, k = 0;
-      std::string v = boot->get(launcher(topo.node_leader(n)), key("heap"));
-      if (std::sscanf(v.c_str(), "%llx %llx %llx %llx", &base, &off, &size, &k) != 4)
-        fatal(opts.call, "node %d published a malformed heap description", n);
+      unsigned long long base = 0, off = 0, size = 0;
+      uint64_t keys[memory::kMaxNics] = {};
+      std::istringstream v(boot->get(launcher(topo.node_leader(n)), key("heap")));
+      v >> std::hex >> base >> off >> size;
+      for (std::size_t k = 0; k <= rails; ++k) v >> keys[k];
+      if (!v) fatal(opts.call, "node %d published a malformed heap description", n);
       if (n != topo.my_node()) node_heap_base[static_cast<std::size_t>(n)] = base;
-      ofi->learn_node(n, base, off, size, k);
+      ofi->learn_node(n, base, off, size, keys);
     }
   }
   if (ofi) {
@@ -284,8 +322,8 @@ void Runtime::start_node_agent(std::size_t prefix) {
     c.sync = &agent_sync;
     if (nics.size() > 1) c.rail_domains.assign(nics.begin() + 1, nics.end());
     ofi_agent = std::make_unique<transport::OfiAgent>(c);
-    heap_service->set_segment_hook([this](uint32_t idx, void* addr, std::size_t len) {
-      return ofi_agent->register_segment(idx, addr, len);
+    heap_service->set_segment_hook([this](uint32_t idx, void* addr, std::size_t len, uint64_t* keys) {
+      ofi_agent->register_segment(idx, addr, len, keys);
     });
     heap_service->set_poke_hook([this] { ofi_agent->lock_released(); });
     ofi_agent->attach(*agent);

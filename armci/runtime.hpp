@@ -81,6 +81,8 @@ class Runtime {
   int launcher_ppid = 0;  // parent at start-up; a change means the launcher died
   std::string key_prefix;  // this start's PMIx keys ("armci.<world>.<start>.")
   std::vector<std::string> nics;  // ARMCI_NICS: the NICs this node uses (< 2: the provider's first)
+  std::vector<int> nic_numa;      // their NUMA nodes (-1 unknown)
+  std::size_t home_nic(std::size_t count) const;  // ARMCI_NIC_PLACEMENT among the first count NICs
   bool multi_node = false;
   std::atomic<bool> warned_vector_duplicates{false};  // reported once per process
 

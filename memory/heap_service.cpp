@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <new>
@@ -218,7 +219,8 @@ bool HeapService::grow(uint64_t min_bytes, CtlMsg& r) {
   SegmentEntry& e = ctl_->seg[idx];
   e.off = used;
   e.size = size;
-  e.key = segment_hook_ ? segment_hook_(idx, reinterpret_cast<void*>(resv_.base() + used), size) : 0;
+  std::fill(std::begin(e.keys), std::end(e.keys), 0);
+  if (segment_hook_) segment_hook_(idx, reinterpret_cast<void*>(resv_.base() + used), size, e.keys);
   segs_.push_back(std::move(f));
   ctl_->heap_bytes.store(used + size);
   ctl_->nsegments.store(idx + 1, std::memory_order_release);

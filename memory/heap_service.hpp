@@ -29,8 +29,9 @@ struct HeapConfig {
 
 class HeapService {
  public:
-  // Called in the agent thread when a segment appears; returns its remote key.
-  using SegmentHook = std::function<uint64_t(uint32_t index, void* addr, std::size_t len)>;
+  // Called in the agent thread when a segment appears; fills its remote key
+  // on each NIC (keys[kMaxNics]).
+  using SegmentHook = std::function<void(uint32_t index, void* addr, std::size_t len, uint64_t* keys)>;
   // Called in the agent thread when a process vanishes without saying goodbye.
   using DeathHook = std::function<void(uint32_t local_index, int pid)>;
 

@@ -16,6 +16,9 @@ inline constexpr uint32_t kControlVersion = 3;
 inline constexpr uint32_t kMaxSegments = 1024;
 inline constexpr uint32_t kMaxExtents = 16384;
 inline constexpr uint32_t kMaxLocalProcs = 1024;
+// NICs a node uses at most (ARMCI_NICS beyond it are left out): each heap
+// segment has a remote key per NIC.
+inline constexpr uint32_t kMaxNics = 8;
 inline constexpr uint32_t kAccStripes = 4096;
 inline constexpr uint32_t kAccStripeShift = 12;  // 4 KiB of heap per accumulate lock
 
@@ -27,7 +30,7 @@ struct Extent {
 struct SegmentEntry {
   uint64_t off;   // from the reservation base
   uint64_t size;
-  uint64_t key;   // remote key of the node's one NIC registration (0 before)
+  uint64_t keys[kMaxNics];  // remote key of its registration on each NIC in use (0 before)
   uint64_t desc;  // reserved for the transport
 };
 

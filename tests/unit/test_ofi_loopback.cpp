@@ -48,9 +48,10 @@ class OfiLoopback : public ::testing::Test {
     c.procs_outside = {1};
     c.stats = &stats_;
     ofi_ = std::make_unique<t::Ofi>(c);
-    ofi_->connect({target_->name()});
+    ofi_->connect({target_->name()}, {}, 0);
     target_->insert({ofi_->address()}, "test initiator");
-    ofi_->learn_node(0, base(), 0, kBytes, fi_mr_key(mr_));
+    uint64_t keys[armci::memory::kMaxNics] = {fi_mr_key(mr_)};
+    ofi_->learn_node(0, base(), 0, kBytes, keys);
   }
   void TearDown() override {
     ofi_.reset();

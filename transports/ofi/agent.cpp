@@ -38,6 +38,12 @@ struct AgentCtx {
   int buf;  // Recv, Send: the buffer; Push: the slot (stage_push index)
 };
 
+// The key asked for on NIC k (where the provider lets us ask): NICs are
+// separate domains, so any key would do; a different one per NIC keeps
+// every process honest about using each NIC's own key, as providers that
+// pick keys (FI_MR_PROV_KEY) require.
+uint64_t nic_key(std::size_t k, uint64_t key) { return key | (uint64_t{k} << 40); }
+
 }  // namespace
 
 struct OfiAgentImpl {
@@ -59,11 +65,19 @@ struct OfiAgentImpl {
   } stage;
   std::vector<char> recv_mem, send_mem;  // before ep, like the mapping
   Endpoint ep;
-  // More NICs: an RMA target on each (heap segments registered there too,
-  // with the same keys); their queues are only driven, never answered.
+  // More NICs: heap segments and staging slots registered on each (keys
+  // per NIC), and active messages taken on each: a process sends on
+  // its home NIC and is answered there (origin_nic, learned from its
+  // messages).  nic[0] is ep.
   std::vector<std::unique_ptr<Endpoint>> rails;
-  bool poll_rails();
-  int nrecv = 0;  // receives kept posted (am_budget)
+  std::vector<Endpoint*> nic;
+  std::vector<uint8_t> origin_nic;  // by world rank
+  std::size_t arriving = 0;         // the NIC of the message being handled
+  Endpoint& to(uint32_t origin) { return *nic[origin_nic[origin]]; }
+  void open_rails();
+  bool drain_cq(std::size_t k);
+  bool poll_nic(std::size_t k);  // NIC k > 0 (poll() does NIC 0 and what waits to be sent)
+  int nrecv = 0;  // receives kept posted on each NIC (am_budget)
   fid_mr* recv_mr = nullptr;
   fid_mr* send_mr = nullptr;
   std::vector<AgentCtx> recv_ctx, send_ctx;
@@ -81,7 +95,7 @@ struct OfiAgentImpl {
   };
   std::vector<Waiter> waiters;
   std::size_t stage_span = 0;  // bytes of one run
-  fid_mr* stage_mr = nullptr;
+  std::vector<fid_mr*> stage_mr;  // by NIC
   std::vector<int> stage_area;  // by origin rank: its run, -1 none
   std::vector<char> stage_copy;  // a staged message's header and piece table, out of reach of senders
   int stage_next = 0;
@@ -155,48 +169,42 @@ OfiAgentImpl::OfiAgentImpl(const OfiAgentContext& c) : cfg(c), ep(c.endpoint) {
          "cover: active messages may arrive before a receive is posted, which providers without flow "
          "control for unexpected messages (sockets) can stall on",
          senders, nrecv);
-  recv_mem.resize(static_cast<std::size_t>(nrecv) * kAmMax);
+  open_rails();
+  origin_nic.assign(static_cast<std::size_t>(std::max(cfg.nprocs, 0)), 0);
+  recv_mem.resize(nic.size() * static_cast<std::size_t>(nrecv) * kAmMax);
   send_mem.resize(kSendBufs * kAmMax);
-  if (ep.caps.mr_local) {
+  if (ep.caps.mr_local) {  // one NIC only (open_rails)
     recv_mr = ep.register_memory(recv_mem.data(), recv_mem.size(), FI_RECV, (uint64_t{1} << 32) - 2);
     send_mr = ep.register_memory(send_mem.data(), send_mem.size(), FI_SEND, (uint64_t{1} << 32) - 1);
   }
-  recv_ctx.resize(static_cast<std::size_t>(nrecv));
+  recv_ctx.resize(nic.size() * static_cast<std::size_t>(nrecv));
   send_ctx.resize(kSendBufs);
   for (int i = kSendBufs - 1; i >= 0; --i) free_send.push_back(i);
-  for (int i = 0; i < nrecv; ++i) post_recv(i);
+  for (int i = 0; i < static_cast<int>(recv_ctx.size()); ++i) post_recv(i);
   setup_staging();
-  // Rails need the same key for a segment on every NIC, which providers
-  // that choose keys themselves do not promise: those keep one NIC.
-  if (!cfg.rail_domains.empty() && ep.caps.prov_key)
-    verbose(1, "node agent: the provider picks registration keys; one NIC only");
-  else
+}
+
+// Rails need no local descriptors (those would be per NIC in every
+// process); a segment's key differs per NIC (providers may pick them).
+void OfiAgentImpl::open_rails() {
+  nic.assign(1, &ep);
+  if (!cfg.rail_domains.empty() && ep.caps.mr_local) {
+    verbose(1, "node agent: the provider needs local registrations; one NIC only");
+  } else {
     for (const std::string& d : cfg.rail_domains) {
       EndpointOptions o = cfg.endpoint;
       o.domain = d;
       o.tagged = false;
       auto r = std::make_unique<Endpoint>(o);
-      if (r->caps.prov_key || r->caps.mr_local) {
-        verbose(1, "node agent: NIC %s needs provider keys or local registrations; not used as a rail", d.c_str());
-        continue;
+      if (r->caps.mr_local) {
+        verbose(1, "node agent: NIC %s needs local registrations; not used as a rail", d.c_str());
+        break;  // the initiators stop at the same NIC
       }
+      nic.push_back(r.get());
       rails.push_back(std::move(r));
     }
-  ctl().nics.store(static_cast<uint32_t>(rails.size() + 1));
-}
-
-// Rails carry RMA only: their completion queues hold nothing of ours, but
-// reading them drives the provider (tcp moves incoming data then).  An error
-// there is a NIC's: named, because nothing else will say which one failed.
-bool OfiAgentImpl::poll_rails() {
-  bool any = false;
-  for (auto& r : rails) {
-    fi_cq_data_entry e[16];
-    fi_cq_err_entry err;
-    for (ssize_t n; (n = r->read_cq(e, 16, &err, "node agent")) != 0; any = true)
-      if (n < 0) fatal("node agent", "NIC %s (rail): %s", r->caps.domain.c_str(), fi_strerror(err.err));
   }
-  return any;
+  ctl().nics.store(static_cast<uint32_t>(nic.size()));
 }
 
 // Room for every sender's slots, up to ARMCI_OFI_STAGE_MAX.  Pages are touched
@@ -220,7 +228,9 @@ void OfiAgentImpl::setup_staging() {
   stage.p = static_cast<char*>(p);
   stage.n = bytes;
   // FI_WRITE: a gathered chunk is written back from its slot (kStagePush).
-  stage_mr = ep.register_memory(stage.p, stage.n, FI_REMOTE_WRITE | FI_REMOTE_READ | FI_WRITE, (uint64_t{1} << 32) - 3);
+  for (std::size_t k = 0; k < nic.size(); ++k)
+    stage_mr.push_back(nic[k]->register_memory(stage.p, stage.n, FI_REMOTE_WRITE | FI_REMOTE_READ | FI_WRITE,
+                                               nic_key(k, (uint64_t{1} << 32) - 3)));
   stage_push.resize(runs * kStageSlots);
   for (std::size_t i = 0; i < stage_push.size(); ++i) {
     stage_push[i].ctx.kind = AgentCtx::Push;
@@ -248,17 +258,19 @@ void OfiAgentImpl::post_recv(int i) {
   char* p = recv_mem.data() + static_cast<std::size_t>(i) * kAmMax;
   void* desc = recv_mr ? fi_mr_desc(recv_mr) : nullptr;
   ssize_t rc;
-  while ((rc = fi_recv(ep.ep, p, kAmMax, desc, FI_ADDR_UNSPEC, &c.fi)) == -FI_EAGAIN) {
-    fi_cq_data_entry e;
-    (void)fi_cq_read(ep.cq, &e, 0);  // progress only
+  Endpoint& e = *nic[static_cast<std::size_t>(i / nrecv)];
+  while ((rc = fi_recv(e.ep, p, kAmMax, desc, FI_ADDR_UNSPEC, &c.fi)) == -FI_EAGAIN) {
+    fi_cq_data_entry ev;
+    (void)fi_cq_read(e.cq, &ev, 0);  // progress only
   }
   if (rc) fatal("node agent", "%s", fi_error("fi_recv", rc).c_str());
 }
 
-bool OfiAgentImpl::send_now(fi_addr_t to, const char* msg, std::size_t len) {
+bool OfiAgentImpl::send_now(fi_addr_t dest, const char* msg, std::size_t len) {
   ssize_t rc;
-  if (len <= ep.caps.inject) {
-    rc = fi_inject(ep.ep, msg, len, to);
+  Endpoint& e = to(static_cast<uint32_t>(dest));
+  if (len <= e.caps.inject) {
+    rc = fi_inject(e.ep, msg, len, dest);
   } else {
     if (free_send.empty()) return false;
     int b = free_send.back();
@@ -267,12 +279,12 @@ bool OfiAgentImpl::send_now(fi_addr_t to, const char* msg, std::size_t len) {
     AgentCtx& c = send_ctx[static_cast<std::size_t>(b)];
     c.kind = AgentCtx::Send;
     c.buf = b;
-    rc = fi_send(ep.ep, p, len, send_mr ? fi_mr_desc(send_mr) : nullptr, to, &c.fi);
+    rc = fi_send(e.ep, p, len, send_mr ? fi_mr_desc(send_mr) : nullptr, dest, &c.fi);
     if (rc == 0) free_send.pop_back();
   }
   if (rc == -FI_EAGAIN) return false;
   // Any other failure means the origin is gone (job ending): drop the reply.
-  if (rc) verbose(2, "node agent: reply to rank %llu dropped: %s", static_cast<unsigned long long>(to),
+  if (rc) verbose(2, "node agent: reply to rank %llu dropped: %s", static_cast<unsigned long long>(dest),
                   fi_error("fi_send", rc).c_str());
   return true;
 }
@@ -313,7 +325,9 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len) {
   const AmLimits lim = limits();
   AmView m;
   bool origin_ok = false;
-  if (const char* why = am_decode(buf, len, lim, &m, &origin_ok)) {
+  const char* why = am_decode(buf, len, lim, &m, &origin_ok);
+  if (origin_ok) origin_nic[m.h.origin] = static_cast<uint8_t>(arriving);
+  if (why) {
     // Corrupted, or from a process of another build or job: never executed.
     // The sender, if it can be named, gets a refusal so it fails instead of
     // waiting for an answer that will not come.
@@ -482,7 +496,8 @@ bool OfiAgentImpl::on_seg_query(const AmView& m, ReplyHeader& r) {
       r.value = i;
       r.a = e.off;
       r.b = e.size;
-      r.c = e.key;
+      r.c = h.arg1 < nic.size() ? e.keys[h.arg1] : 0;
+      if (h.arg1 >= nic.size()) r.status = EINVAL;
     }
   }
   return true;
@@ -498,7 +513,7 @@ bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
   const std::size_t off = static_cast<std::size_t>(run) * stage_span;
   r.a = ep.caps.virt_addr ? reinterpret_cast<uint64_t>(stage.p + off) : off;
   r.b = cfg.stage_slot;
-  r.c = fi_mr_key(stage_mr);
+  r.c = fi_mr_key(stage_mr[origin_nic[m.h.origin]]);
   r.value = kStageSlots;
   return true;
 }
@@ -626,7 +641,8 @@ bool OfiAgentImpl::staged_get_out(const AmView& m, ReplyHeader&, char* out, std:
 }
 
 ssize_t OfiAgentImpl::post_push(PushSlot& ps) {
-  void* desc = fi_mr_desc(stage_mr);
+  const std::size_t k = origin_nic[ps.origin];
+  void* desc = fi_mr_desc(stage_mr[k]);
   fi_msg_rma msg{};
   msg.msg_iov = &ps.iov;
   msg.desc = &desc;
@@ -636,7 +652,7 @@ ssize_t OfiAgentImpl::post_push(PushSlot& ps) {
   msg.rma_iov_count = 1;
   msg.context = &ps.ctx.fi;
   msg.data = ps.token;
-  const ssize_t rc = fi_writemsg(ep.ep, &msg, FI_REMOTE_CQ_DATA | FI_COMPLETION);
+  const ssize_t rc = fi_writemsg(nic[k]->ep, &msg, FI_REMOTE_CQ_DATA | FI_COMPLETION);
   // Any failure but a full queue means the sender is gone (job ending) or
   // named a slot it does not have.
   if (rc && rc != -FI_EAGAIN)
@@ -653,6 +669,7 @@ void OfiAgentImpl::on_push_done(PushSlot& ps, int err) {
   if (!ps.deferred.empty()) {
     const std::vector<char> next = std::move(ps.deferred);
     ps.deferred.clear();
+    arriving = origin_nic[ps.origin];
     handle(next.data(), next.size());
   }
 }
@@ -674,13 +691,25 @@ bool OfiAgentImpl::poll() {
     push_queue.pop_front();
     if (rc) on_push_done(ps, EIO);
   }
+  any = drain_cq(0);
+  return any || !backlog.empty() || !push_queue.empty();
+}
+
+bool OfiAgentImpl::poll_nic(std::size_t k) {
+  const bool any = drain_cq(k);
+  if (any && cfg.sync) cfg.sync->fetch_add(1, std::memory_order_acq_rel);
+  return any;
+}
+
+bool OfiAgentImpl::drain_cq(std::size_t k) {
+  Endpoint& q = *nic[k];
   fi_cq_data_entry e[16];
+  fi_cq_err_entry err;
+  bool any = false;
   for (;;) {
-    ssize_t n = fi_cq_read(ep.cq, e, 16);
-    if (n == -FI_EAGAIN) break;
-    if (n == -FI_EAVAIL) {
-      fi_cq_err_entry err{};
-      fi_cq_readerr(ep.cq, &err, 0);
+    const ssize_t n = q.read_cq(e, 16, &err, "node agent");
+    if (n == 0) return any;
+    if (n < 0) {
       auto* c = static_cast<AgentCtx*>(err.op_context);
       if (c && c->kind == AgentCtx::Send) {  // a reply to a process that left: harmless at shutdown
         free_send.push_back(c->buf);
@@ -692,10 +721,11 @@ bool OfiAgentImpl::poll() {
         on_push_done(ps, EIO);
         continue;
       }
+      if (nic.size() > 1) fatal("node agent", "NIC %s: %s", q.caps.domain.c_str(), fi_strerror(err.err));
       fatal("node agent", "receive failed: %s", fi_strerror(err.err));
     }
-    if (n < 0) fatal("node agent", "%s", fi_error("fi_cq_read", n).c_str());
     any = true;
+    arriving = k;  // whatever it handles came in on this NIC
     for (ssize_t i = 0; i < n; ++i) {
       // A staged write that carries its own notice; its op_context is not
       // ours (NULL with rxm, anything with shm).
@@ -713,8 +743,8 @@ bool OfiAgentImpl::poll() {
         case AgentCtx::Push: on_push_done(stage_push[static_cast<std::size_t>(c->buf)], 0); break;
       }
     }
+    if (n < 16) return true;
   }
-  return any || !backlog.empty() || !push_queue.empty();
 }
 
 // ---------------------------------------------------------------- OfiAgent
@@ -729,36 +759,34 @@ std::vector<std::string> OfiAgent::rail_addresses() const {
 
 void OfiAgent::attach(EventLoop& loop) {
   OfiAgentImpl* m = impl_.get();
+  // NIC 0 with the queued replies; each further NIC its own poller, so an
+  // event on one drains only that one's queue.
   if (m->ep.wait_fd() >= 0) loop.add_fd(m->ep.wait_fd(), EPOLLIN, [m](uint32_t) { return m->poll(); });
   loop.add_poller([m] { return m->poll(); },
                   [m] { return m->backlog.empty() && m->push_queue.empty() && m->ep.trywait(); });
-  for (auto& r : m->rails) {
-    Endpoint* e = r.get();
-    if (e->wait_fd() >= 0) loop.add_fd(e->wait_fd(), EPOLLIN, [m](uint32_t) { return m->poll_rails(); });
-    loop.add_poller([m] { return m->poll_rails(); }, [e] { return e->trywait(); });
+  for (std::size_t k = 1; k < m->nic.size(); ++k) {
+    Endpoint* e = m->nic[k];
+    if (e->wait_fd() >= 0) loop.add_fd(e->wait_fd(), EPOLLIN, [m, k](uint32_t) { return m->poll_nic(k); });
+    loop.add_poller([m, k] { return m->poll_nic(k); }, [e] { return e->trywait(); });
   }
 }
 
-void OfiAgent::connect(const std::vector<std::string>& initiators) {
-  impl_->ep.insert(initiators, "process endpoint");
+// by_nic[k][rank]: every process's endpoint on NIC k (NICs beyond the
+// rails every node has stay unconnected and unused).
+void OfiAgent::connect(const std::vector<std::vector<std::string>>& by_nic) {
+  for (std::size_t k = 0; k < by_nic.size() && k < impl_->nic.size(); ++k)
+    impl_->nic[k]->insert(by_nic[k], k ? "process endpoint on a rail" : "process endpoint");
 }
 
-uint64_t OfiAgent::register_segment(uint32_t index, void* addr, std::size_t len) {
-  fid_mr* mr = impl_->ep.register_memory(addr, len, FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
-                                         uint64_t{index} + 1);
-  for (auto& r : impl_->rails) {
-    fid_mr* rm = r->register_memory(addr, len, FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
-                                    uint64_t{index} + 1);
-    if (fi_mr_key(rm) != fi_mr_key(mr))
-      fatal("node agent", "NIC %s registered heap segment %u under key %llx, not %llx as the first NIC",
-            r->caps.domain.c_str(), index, static_cast<unsigned long long>(fi_mr_key(rm)),
-            static_cast<unsigned long long>(fi_mr_key(mr)));
+void OfiAgent::register_segment(uint32_t index, void* addr, std::size_t len, uint64_t* keys) {
+  for (std::size_t k = 0; k < impl_->nic.size(); ++k) {
+    fid_mr* mr = impl_->nic[k]->register_memory(addr, len, FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE,
+                                                nic_key(k, uint64_t{index} + 1));
+    keys[k] = fi_mr_key(mr);
     impl_->ctl().registrations.fetch_add(1);
   }
-  impl_->ctl().registrations.fetch_add(1);
-  verbose(2, "node agent: registered heap segment %u (%zu bytes at %p), key %llx", index, len, addr,
-          static_cast<unsigned long long>(fi_mr_key(mr)));
-  return fi_mr_key(mr);
+  verbose(2, "node agent: registered heap segment %u (%zu bytes at %p) on %zu NIC(s), key %llx on the first", index,
+          len, addr, impl_->nic.size(), static_cast<unsigned long long>(keys[0]));
 }
 
 void OfiAgent::lock_released() { impl_->check_waiters(); }

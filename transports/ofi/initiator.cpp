@@ -3,6 +3,7 @@
 
 #include <rdma/fi_errno.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -61,7 +62,6 @@ OfiImpl::OfiImpl(const OfiContext& c)
     p.scatter_reqs.reserve(kScatterInitial);
     free_pending.push_back(reply_bufs - 1 - t);
   }
-  for (int i = 0; i < static_cast<int>(reply_bufs); ++i) post_reply_recv(i);
   if (caps.atomics) probe_atomics();
   plan_ordering();
   quiet_signals = caps.has(FI_ORDER_SAS);
@@ -86,6 +86,37 @@ OfiImpl::OfiImpl(const OfiContext& c)
   }
   peers.on = peers.ep != nullptr;
   peers.addr.assign(static_cast<std::size_t>(std::max(cfg.nprocs, 0)), FI_ADDR_UNSPEC);
+  open_rails();
+}
+
+// An endpoint on every further NIC, before start-up publishes addresses:
+// the agents answer a process on its home NIC, so each needs all of them.
+void OfiImpl::open_rails() {
+  rails.first = &ep;
+  if (!caps.mr_local)  // local descriptors would be needed per NIC
+    for (const std::string& d : cfg.rail_domains) {
+      ofi::EndpointOptions o = rma_only(cfg.endpoint);
+      o.domain = d;
+      o.role = "initiator rail";
+      auto e = std::make_unique<ofi::Endpoint>(o);
+      if (e->caps.mr_local) break;
+      rails.more.push_back(std::move(e));
+    }
+  rails.pending.assign(rails.count(), 0);
+  rails.moved.assign(rails.count(), ofi::Rails::Clock::now());
+}
+
+// Once, before the first operation: reply receives wait on the home NIC.
+void OfiImpl::place(std::size_t home) {
+  // Native atomics stay atomic only among themselves on one NIC.
+  const bool natives = std::any_of(std::begin(native.acc), std::end(native.acc), [](bool b) { return b; }) ||
+                       native.faa[0] || native.faa[1] || native.swap[0] || native.swap[1];
+  rails.home = natives || home >= rails.count() ? 0 : home;
+  for (int i = 0; i < static_cast<int>(reply_bufs); ++i) post_reply_recv(i);
+  // Flushed writes are complete at a fence only behind a read on their own
+  // NIC: they are never split.
+  if (rails.many() && !flush_writes)
+    rails.stripe_from = std::max<std::size_t>(cfg.stripe_from, 4096 * rails.count());
 }
 
 OpCtx* OfiImpl::ctx(OpKind k, int node, Request* req, bool counts_local) {
@@ -134,7 +165,7 @@ void OfiImpl::post_reply_recv(int i) {
   c->buf = i;
   void* desc = recv_mr ? fi_mr_desc(recv_mr) : nullptr;
   char* p = recv_mem.data() + static_cast<std::size_t>(i) * ofi::kAmMax;
-  post([&] { return fi_recv(ep.ep, p, ofi::kAmMax, desc, FI_ADDR_UNSPEC, &c->fi); }, -1,
+  post([&] { return fi_recv(own().ep, p, ofi::kAmMax, desc, FI_ADDR_UNSPEC, &c->fi); }, -1,
        "fi_recv");
 }
 
@@ -165,29 +196,6 @@ void OfiImpl::post_retry(Retry op, ssize_t rc, int node, const char* what) {
   }
 }
 
-// Rails carry only this process's RMA pieces: their completions are OpCtx
-// like the first NIC's; an error names the NIC it happened on.
-bool OfiImpl::progress_rails() {
-  bool any = false;
-  for (auto& r : rails) {
-    fi_cq_data_entry e[16];
-    fi_cq_err_entry err;
-    for (ssize_t n = 16; n == 16;) {
-      n = r->read_cq(e, 16, &err, "ARMCI");
-      if (n < 0) {
-        auto* c = static_cast<OpCtx*>(err.op_context);
-        const int node = c ? c->node : -1;
-        fatal("ARMCI", "RMA %s to node %d (agent: rank %d) over NIC %s failed: %s (provider: %s)",
-              c && c->kind == OpKind::Read ? "read" : "write", node, leader(node), r->caps.domain.c_str(),
-              fi_strerror(err.err), fi_cq_strerror(r->cq, err.prov_errno, err.err_data, nullptr, 0));
-      }
-      for (ssize_t i = 0; i < n; ++i) complete(static_cast<OpCtx*>(e[i].op_context));
-      any = any || n > 0;
-    }
-  }
-  return any;
-}
-
 // Messages between processes: only their sends and receives complete here.
 bool OfiImpl::progress_messages() {
   fi_cq_data_entry e[16];
@@ -213,41 +221,42 @@ bool OfiImpl::progress_messages() {
 }
 
 bool OfiImpl::progress() {
-  fi_cq_data_entry e[16];
-  bool any = !rails.empty() && progress_rails();
+  bool any = drain_cq(rails.home);
+  for (std::size_t k = 0; k < rails.count(); ++k)
+    if (k != rails.home && drain_cq(k)) any = true;
   if (peers.ep && progress_messages()) any = true;
+  return any;
+}
+
+// The home NIC completes everything; the others, pieces of split transfers.
+bool OfiImpl::drain_cq(std::size_t nic) {
+  ofi::Endpoint& e = rails.nic(nic);
+  fi_cq_data_entry ev[16];
+  fi_cq_err_entry err;
+  bool any = false;
   for (;;) {
-    ssize_t n = fi_cq_read(ep.cq, e, 16);
-    if (n == -FI_EAGAIN) return any;
-    if (n == -FI_EAVAIL) {
-      fi_cq_err_entry err{};
-      fi_cq_readerr(ep.cq, &err, 0);
+    const ssize_t n = e.read_cq(ev, 16, &err, "ARMCI");
+    if (n == 0) return any;
+    if (n < 0) {
       auto* c = static_cast<OpCtx*>(err.op_context);
-      if (c && c->kind == OpKind::MsgRecv && err.err == FI_ETRUNC) {  // the receiver reports it
-        msg_done(c, err.len, true);
-        continue;
-      }
       const char* kinds[] = {"RMA write", "RMA read", "active message", "reply receive", "atomic",
                              "staging write", "staging read", "message", "message receive"};
       int node = c ? c->node : -1;
-      fatal("ARMCI", "%s to node %d (agent: rank %d) failed: %s (provider: %s)",
-            c ? kinds[static_cast<int>(c->kind)] : "operation", node,
-            leader(node), fi_strerror(err.err),
-            fi_cq_strerror(ep.cq, err.prov_errno, err.err_data, nullptr, 0));
+      fatal("ARMCI", "%s to node %d (agent: rank %d)%s%s failed: %s (provider: %s)",
+            c ? kinds[static_cast<int>(c->kind)] : "operation", node, leader(node),
+            rails.many() ? " over NIC " : "", rails.many() ? e.caps.domain.c_str() : "", fi_strerror(err.err),
+            fi_cq_strerror(e.cq, err.prov_errno, err.err_data, nullptr, 0));
     }
-    if (n < 0) fatal("ARMCI", "%s", ofi::fi_error("fi_cq_read", n).c_str());
     any = true;
     for (ssize_t i = 0; i < n; ++i) {
-      if (e[i].flags & FI_REMOTE_WRITE) {  // its op_context is not ours
-        if (e[i].flags & FI_REMOTE_CQ_DATA) on_push(e[i].data);
+      if (ev[i].flags & FI_REMOTE_WRITE) {  // its op_context is not ours
+        if (ev[i].flags & FI_REMOTE_CQ_DATA) on_push(ev[i].data);
         continue;
       }
-      auto* c = static_cast<OpCtx*>(e[i].op_context);
-      if (c->kind == OpKind::MsgSend || c->kind == OpKind::MsgRecv) {
-        msg_done(c, e[i].len, false);
-      } else if (c->kind == OpKind::ReplyRecv) {
+      auto* c = static_cast<OpCtx*>(ev[i].op_context);
+      if (c->kind == OpKind::ReplyRecv) {
         int b = c->buf;
-        on_reply(recv_mem.data() + static_cast<std::size_t>(b) * ofi::kAmMax, e[i].len);
+        on_reply(recv_mem.data() + static_cast<std::size_t>(b) * ofi::kAmMax, ev[i].len);
         release(c);
         post_reply_recv(b);
       } else {
@@ -262,10 +271,7 @@ bool OfiImpl::progress() {
 
 void OfiImpl::complete(OpCtx* c) {
   NodeState& s = nodes[static_cast<std::size_t>(c->node)];
-  if (c->rail >= 0) {
-    --rail_pending[static_cast<std::size_t>(c->rail)];
-    rail_moved[static_cast<std::size_t>(c->rail)] = std::chrono::steady_clock::now();
-  }
+  if (c->rail >= 0) rails.piece_done(static_cast<std::size_t>(c->rail));
   switch (c->kind) {
     case OpKind::Write: --s.writes; break;
     case OpKind::Read:
@@ -344,7 +350,19 @@ bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
   const ReplyHeader r = pending[t].reply;
   free_token(t);
   if (r.status != 0) return false;
-  segs.add(node, {r.a, r.b, r.c});
+  ofi::RemoteSegment seg{r.a, r.b, {}};
+  seg.keys[0] = r.c;
+  // Its key on every other NIC: one more question each (a segment nobody
+  // exchanged with us, asked once).
+  for (std::size_t k = 1; k < rails.count(); ++k) {
+    t = control_am(node, AmOp::SegQuery, 0, addr, k, "segment query");
+    wait_reply(t, "a segment description from another node's agent");
+    const ReplyHeader rk = pending[t].reply;
+    free_token(t);
+    if (rk.status != 0) return false;
+    seg.keys[k] = rk.c;
+  }
+  segs.add(node, seg);
   return true;
 }
 
@@ -375,7 +393,7 @@ Target OfiImpl::segment(int node, uintptr_t addr) const {
   if (!s) return t;
   t.lo = segs.base(node) + s->off;
   t.hi = t.lo + s->size;
-  t.key = s->key;
+  t.key = s->keys[rails.home];
   t.nic_lo = caps.virt_addr ? t.lo : 0;
   t.keyed = true;
   return t;
@@ -400,57 +418,55 @@ static_assert(Transport<Ofi>);
 Ofi::Ofi(const OfiContext& ctx) : impl_(std::make_unique<OfiImpl>(ctx)) { impl_->start_timer(); }
 Ofi::~Ofi() { impl_->stop_timer(); }
 std::string Ofi::address() const { return impl_->ep.name(); }
+std::vector<std::string> Ofi::rail_addresses() const {
+  std::vector<std::string> v;
+  for (auto& e : impl_->rails.more) v.push_back(e->name());
+  return v;
+}
 std::string Ofi::message_address() const { return impl_->peers.ep ? impl_->peers.ep->name() : std::string(); }
-void Ofi::connect(const std::vector<std::string>& agents) { impl_->ep.insert(agents, "node agent"); }
 
-void Ofi::connect_rails(const std::vector<std::vector<std::string>>& rail_agents) {
+void Ofi::connect(const std::vector<std::string>& agents, const std::vector<std::vector<std::string>>& rail_agents,
+                  std::size_t home) {
   OfiImpl& m = *impl_;
-  if (m.caps.mr_local || m.flush_writes || m.caps.prov_key) return;  // pieces would need more than a key
-  for (std::size_t r = 0; r < rail_agents.size() && r < m.cfg.rail_domains.size(); ++r) {
-    ofi::EndpointOptions o = m.cfg.endpoint;
-    o.domain = m.cfg.rail_domains[r];
-    o.tagged = false;
-    o.role = "initiator rail";
-    auto e = std::make_unique<ofi::Endpoint>(o);
-    if (e->caps.mr_local || e->caps.prov_key) break;
-    e->insert(rail_agents[r], "node agent rail");
-    m.rails.push_back(std::move(e));
-  }
-  m.stripe_from = std::max<std::size_t>(m.cfg.stripe_from, 4096 * (m.rails.size() + 1));
-  m.rail_pending.assign(m.rails.size() + 1, 0);
-  m.rail_moved.assign(m.rails.size() + 1, std::chrono::steady_clock::now());
+  m.ep.insert(agents, "node agent");
+  m.rails.more.resize(std::min(m.rails.more.size(), rail_agents.size()));  // as many as every node has
+  for (std::size_t r = 0; r < m.rails.more.size(); ++r) m.rails.more[r]->insert(rail_agents[r], "node agent rail");
+  m.rails.pending.resize(m.rails.count());
+  m.rails.moved.resize(m.rails.count());
+  m.place(home);
 }
 
 void OfiImpl::check_rails() {
+  double quiet = 0;
   const double limit = wait_policy().timeout_s / 2;
-  if (limit <= 0) return;
-  const auto now = std::chrono::steady_clock::now();
-  for (std::size_t r = 0; r < rail_pending.size(); ++r) {
-    if (!rail_pending[r]) continue;
-    const double quiet = std::chrono::duration<double>(now - rail_moved[r]).count();
-    if (quiet > limit)
-      fatal("ARMCI", "NIC %s: %u piece(s) of transfers split across NICs made no progress for %.0f s (half of "
-            "ARMCI_TIMEOUT); is its link down? (ARMCI_NICS leaves it out)",
-            (r ? rails[r - 1]->caps.domain : caps.domain).c_str(), rail_pending[r], quiet);
-  }
+  const int k = limit > 0 ? rails.stalled(limit, &quiet) : -1;
+  if (k >= 0)
+    fatal("ARMCI", "NIC %s: %u piece(s) of transfers split across NICs made no progress for %.0f s (half of "
+          "ARMCI_TIMEOUT); is its link down? (ARMCI_NICS leaves it out)",
+          rails.name(static_cast<std::size_t>(k)).c_str(), rails.pending[static_cast<std::size_t>(k)], quiet);
 }
 
 std::vector<std::string> Ofi::rail_names() const {
-  std::vector<std::string> v{impl_->caps.domain};
-  for (auto& r : impl_->rails) v.push_back(r->caps.domain);
+  std::vector<std::string> v;
+  for (std::size_t k = 0; k < impl_->rails.count(); ++k) v.push_back(impl_->rails.name(k));
   return v;
 }
+std::size_t Ofi::home_nic() const { return impl_->rails.home; }
 
-void Ofi::learn_node(int node, uintptr_t base, uint64_t off, uint64_t size, uint64_t key) {
-  OfiImpl::Guard g(*impl_);
-  impl_->segs.set_base(node, base);
-  impl_->segs.add(node, {off, size, key});
+void Ofi::learn_node(int node, uintptr_t base, uint64_t off, uint64_t size, const uint64_t* keys) {
+  {
+    OfiImpl::Guard g(*impl_);
+    impl_->segs.set_base(node, base);
+  }
+  learn_segment(node, 0, off, size, keys);
 }
 
-void Ofi::learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key) {
+void Ofi::learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, const uint64_t* keys) {
   (void)index;
   OfiImpl::Guard g(*impl_);
-  impl_->segs.add(node, {off, size, key});
+  ofi::RemoteSegment s{off, size, {}};
+  std::copy(keys, keys + memory::kMaxNics, s.keys.begin());
+  impl_->segs.add(node, s);
 }
 
 Target Ofi::resolve(int node, uintptr_t base, std::size_t len) {
@@ -576,10 +592,12 @@ bool Ofi::busy() const {
 std::string Ofi::describe() const {
   std::string d = impl_->caps.describe();
   d += impl_->flush_writes ? ", writes flushed at fences" : ", writes delivery-complete";
-  if (!impl_->rails.empty()) {
+  if (impl_->rails.many()) {
     d += "\n  NICs in use:";
     for (const std::string& n : rail_names()) d += " " + n;
-    d += "; transfers from " + std::to_string(impl_->stripe_from) + " bytes split across them";
+    d += "; this process's own traffic on " + impl_->rails.name(impl_->rails.home);
+    if (!impl_->flush_writes)
+      d += "; transfers from " + std::to_string(impl_->rails.stripe_from) + " bytes split across them";
   }
   if (impl_->caps.atomics) d += "\n  native atomics: " + impl_->native.describe();
   return d;

@@ -20,6 +20,7 @@
 #include "transports/ofi/context.hpp"
 #include "transports/ofi/fabric.hpp"
 #include "transports/ofi/ofi.hpp"
+#include "transports/ofi/rails.hpp"
 #include "transports/ofi/remote_segments.hpp"
 
 namespace armci::transport {
@@ -375,26 +376,25 @@ struct OfiImpl {
     uint64_t flags;
     std::size_t bytes;
     uint64_t cq_data = 0;
-    std::size_t rail = 0;   // 0: ep; r: rails[r - 1]
+    int nic = -1;           // -1: the home NIC (rails.home)
   };
   void post_rma(const RmaPost& p);
 
-  // More NICs (rails 1..): endpoints for RMA only, each with every node's
-  // agent on that NIC at fi_addr = node.  A transfer of at least
-  // stripe_from bytes goes in one piece per NIC; nothing orders pieces on
-  // different NICs, so the next operation to that node first waits for
-  // them (NodeState::striped).
-  std::vector<std::unique_ptr<ofi::Endpoint>> rails;
-  std::size_t stripe_from = 0;
-  std::vector<uint32_t> rail_pending;  // per NIC (0: the first): split pieces not yet complete
-  // Per NIC: when it last completed a piece (or got its first outstanding
-  // one).  A NIC with pieces outstanding and no completion for half of
-  // ARMCI_TIMEOUT ends the job naming it (a link down), before a peer's
-  // wait for this process runs out and names nothing.
-  std::vector<std::chrono::steady_clock::time_point> rail_moved;
+  // Every NIC (transports/ofi/rails.hpp): NIC 0 is ep.  place() picks the
+  // home NIC and posts the reply receives there; a transfer of at least
+  // rails.stripe_from bytes goes in one piece per NIC.  Nothing orders
+  // pieces on different NICs, so the next operation to that node first
+  // waits for them (NodeState::striped).  A NIC with pieces outstanding
+  // and no completion for half of ARMCI_TIMEOUT ends the job naming it (a
+  // link down), before a peer's wait for this process runs out and names
+  // nothing.
+  ofi::Rails rails;
+  ofi::Endpoint& own() { return rails.own(); }
+  void open_rails();
+  void place(std::size_t home);
   void check_rails();
-  bool progress_rails();
-  void rma_striped(Dir dir, int node, char* l, uint64_t raddr, uint64_t key, std::size_t n, Request* req);
+  bool drain_cq(std::size_t nic);  // one NIC's completion queue; true if something completed
+  void rma_striped(Dir dir, int node, char* l, uintptr_t remote_addr, uint64_t raddr, std::size_t n, Request* req);
 };
 
 // Pieces (local, remote, bytes) of a strided transfer, in the calling
@@ -420,7 +420,7 @@ void OfiImpl::wait_until(Pred&& pred, const char* what) {
     if (any) {
       b.reset();
     } else {
-      if (!rails.empty()) check_rails();
+      if (rails.many()) check_rails();
       unlocked([&] { b.pause(); });
     }
   }

@@ -131,13 +131,13 @@ void OfiImpl::send_am(int node, int buf, std::size_t len, const char* what, bool
   void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
   char* p = send_buf(buf);
   if (!tracked && len <= inject_limit) {
-    post([&] { return fi_inject(ep.ep, p, len, static_cast<fi_addr_t>(node)); }, node, what);
+    post([&] { return fi_inject(own().ep, p, len, static_cast<fi_addr_t>(node)); }, node, what);
     free_send.push_back(buf);
     return;
   }
   OpCtx* c = ctx(OpKind::AmSend, node, nullptr, false);
   c->buf = buf;
-  post([&] { return fi_send(ep.ep, p, len, desc, static_cast<fi_addr_t>(node), &c->fi); }, node, what);
+  post([&] { return fi_send(own().ep, p, len, desc, static_cast<fi_addr_t>(node), &c->fi); }, node, what);
 }
 
 void OfiImpl::wait_reply(uint32_t token, const char* what) {

@@ -97,7 +97,7 @@ void OfiImpl::native_acc(const Target& at, int type, const void* scale, Pieces p
       fi_rma_ioc rma{raddr, len / es, key};
       fi_msg_atomic msg = atomic_msg(&ioc, &desc, node, &rma, fi_type(type), FI_SUM, c);
       ++nodes[static_cast<std::size_t>(node)].atomics;
-      post([&] { return fi_atomicmsg(ep.ep, &msg, FI_DELIVERY_COMPLETE | FI_COMPLETION); }, node,
+      post([&] { return fi_atomicmsg(own().ep, &msg, FI_DELIVERY_COMPLETE | FI_COMPLETION); }, node,
            "fi_atomicmsg");
       stats.remote_bytes += len;
       ++stats.remote_ops;
@@ -136,7 +136,7 @@ bool OfiImpl::native_rmw(const Target& at, int op, void* ploc, uintptr_t prem, l
                                  (op == ARMCI_SWAP || op == ARMCI_SWAP_LONG) ? FI_ATOMIC_WRITE : FI_SUM, c);
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   ++s.atomics;
-  post([&] { return fi_fetch_atomicmsg(ep.ep, &msg, &result, &rdesc, 1, FI_COMPLETION); }, node,
+  post([&] { return fi_fetch_atomicmsg(own().ep, &msg, &result, &rdesc, 1, FI_COMPLETION); }, node,
        "fi_fetch_atomicmsg");
   ++stats.remote_ops;
   wait_until([&] { return s.atomics == 0; }, "the result of a native ARMCI_Rmw");

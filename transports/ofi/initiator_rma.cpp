@@ -21,7 +21,7 @@ void OfiImpl::post_rma(const RmaPost& p) {
   msg.rma_iov_count = p.rma_count ? p.rma_count : p.count;
   msg.context = &p.c->fi;
   NodeState& s = nodes[static_cast<std::size_t>(p.node)];
-  fid_ep* e = p.rail ? rails[p.rail - 1]->ep : ep.ep;
+  fid_ep* e = (p.nic < 0 ? own() : rails.nic(static_cast<std::size_t>(p.nic))).ep;
   if (p.dir == Dir::Put) {
     ++(p.c->kind == OpKind::StageWrite ? s.stage_writes : s.writes);
     if (flush_writes && p.c->kind == OpKind::Write) ++s.unflushed;
@@ -44,8 +44,8 @@ void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote
     std::size_t chunk = std::min(n, caps.max_msg);
     uint64_t raddr, key;
     remote(at, remote_addr, chunk, raddr, key, is_write ? "put" : "get");
-    if (!rails.empty() && chunk >= stripe_from) {
-      rma_striped(dir, node, l, raddr, key, chunk, req);
+    if (chunk >= rails.stripe_from) {
+      rma_striped(dir, node, l, remote_addr, raddr, chunk, req);
       l += chunk;
       remote_addr += chunk;
       n -= chunk;
@@ -83,12 +83,18 @@ void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote
   }
 }
 
-// One piece per NIC, in 4 KiB multiples: the same key and address hold on
-// every NIC (the agent registers each segment under one key everywhere).
-// Rails exist only where no local descriptors are needed (mr_local off) and
-// writes complete on delivery, so each piece is an ordinary counted op.
-void OfiImpl::rma_striped(Dir dir, int node, char* l, uint64_t raddr, uint64_t key, std::size_t n, Request* req) {
-  const std::size_t k = rails.size() + 1;
+// One piece per NIC, in 4 KiB multiples: the same address holds on every
+// NIC (the agent registers each whole segment on each), the key is that
+// NIC's.  Rails exist only where no local descriptors are needed (mr_local
+// off); striping only where writes complete on delivery, so each piece is
+// an ordinary counted op.
+void OfiImpl::rma_striped(Dir dir, int node, char* l, uintptr_t remote_addr, uint64_t raddr, std::size_t n,
+                          Request* req) {
+  const ofi::RemoteSegment* seg = segs.find(node, remote_addr);
+  if (!seg && lookup(node, remote_addr, "split transfer")) seg = segs.find(node, remote_addr);
+  if (!seg) fatal("ARMCI", "split transfer: address %p is in no heap segment of node %d", reinterpret_cast<void*>(remote_addr), node);
+  const auto keys = seg->keys;  // a copy: posts may let the lock go, and the table may grow meanwhile
+  const std::size_t k = rails.count();
   const std::size_t share = (n / k + 4095) & ~std::size_t{4095};
   const bool is_write = dir == Dir::Put;
   std::size_t off = 0;
@@ -96,13 +102,13 @@ void OfiImpl::rma_striped(Dir dir, int node, char* l, uint64_t raddr, uint64_t k
     const std::size_t len = r + 1 == k ? n - off : std::min(share, n - off);
     OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
     c->rail = static_cast<int>(r);
-    if (rail_pending[r]++ == 0) rail_moved[r] = std::chrono::steady_clock::now();
+    rails.piece_posted(r);
     account_local(node, req);
     iovec iov{l + off, len};
     void* desc = nullptr;
-    fi_rma_iov rio{raddr + off, len, key};
+    fi_rma_iov rio{raddr + off, len, keys[r]};
     const uint64_t flags = is_write ? write_completion | FI_COMPLETION : FI_COMPLETION;
-    post_rma({dir, node, &iov, &desc, 1, &rio, 0, c, flags, len, 0, r});
+    post_rma({dir, node, &iov, &desc, 1, &rio, 0, c, flags, len, 0, static_cast<int>(r)});
     off += len;
   }
   ++stats.striped;

@@ -35,7 +35,7 @@ bool OfiImpl::stage_ready(int node) {
     stage_local.resize(ofi::kStageLocal * cfg.stage_slot);
     // Agents write staged gets back into these slots (kStagePush).
     if (caps.mr_local || stage_push)
-      stage_local_mr = ep.register_memory(stage_local.data(), stage_local.size(),
+      stage_local_mr = own().register_memory(stage_local.data(), stage_local.size(),
                                            FI_READ | FI_WRITE | (stage_push ? FI_REMOTE_WRITE : 0),
                                            (uint64_t{1} << 32) - 4);
     stage_local_gen.assign(ofi::kStageLocal, 0);

@@ -162,3 +162,16 @@ std::string describe_nics(const std::vector<Nic>& nics) {
 }
 
 }  // namespace armci::transport::ofi
+
+namespace armci::transport::ofi {
+
+std::size_t home_nic(const std::vector<int>& numa, int my_numa, int local_rank) {
+  if (numa.empty()) return 0;
+  std::vector<std::size_t> near;
+  for (std::size_t k = 0; k < numa.size(); ++k)
+    if (my_numa >= 0 && numa[k] == my_numa) near.push_back(k);
+  const auto r = static_cast<std::size_t>(std::max(local_rank, 0));
+  return near.empty() ? r % numa.size() : near[r % near.size()];
+}
+
+}  // namespace armci::transport::ofi

@@ -38,6 +38,11 @@ Discovery discover_nics(const EndpointOptions& opt, bool locate = true);  // loc
 // domain names, first one first; fewer than two means "the provider's
 // first, as with one NIC".  *error names a NIC that is not there.
 std::vector<std::string> choose_nics(const Discovery& d, const std::string& which, std::string* error);
+// Which NIC a process's own traffic uses (ARMCI_NIC_PLACEMENT=near): one on
+// its NUMA node where the system says where NICs sit (several there: spread
+// by local rank), else spread over all of them by local rank.  numa[k] is
+// NIC k's NUMA node (-1 unknown); my_numa -1 if unknown.
+std::size_t home_nic(const std::vector<int>& numa, int my_numa, int local_rank);
 // "eth0 (192.0.2.0/24, NUMA 0, PCI 0000:00:03.0, 10000 Mb/s); lo (loopback)".
 std::string describe_nics(const std::vector<Nic>& nics);
 

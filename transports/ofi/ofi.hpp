@@ -43,16 +43,22 @@ class Ofi {
   // Start-up, in order: my address (published), then everyone's.
   std::string address() const;
   std::string message_address() const;  // the endpoint of messages between processes ("" if none)
-  void connect(const std::vector<std::string>& agent_addresses);  // per node
-  // More NICs: rail_agents[r][node] is node's agent on NIC r + 1 (as many
-  // rails as every node has; none: one NIC).  Opens an endpoint per rail.
-  void connect_rails(const std::vector<std::vector<std::string>>& rail_agents);
+  // Its endpoints on more NICs (NIC 1..), published with address(): the
+  // agents answer each process on the NIC it chose.
+  std::vector<std::string> rail_addresses() const;
+  // Every node's agent (per node); rail_agents[r][node] is node's agent on
+  // NIC r + 1, as many rails as every node has (none: one NIC).  home: the
+  // NIC this process's own traffic uses (ofi::home_nic); NIC 0 where native
+  // atomics are on.
+  void connect(const std::vector<std::string>& agent_addresses,
+               const std::vector<std::vector<std::string>>& rail_agents, std::size_t home);
   std::vector<std::string> rail_names() const;  // the NICs in use, first one first
-  // Node heaps of other nodes (base, and segment 0) learned at start-up.
-  void learn_node(int node, uintptr_t heap_base, uint64_t seg0_off, uint64_t seg0_size,
-                  uint64_t seg0_key);
+  std::size_t home_nic() const;  // index into rail_names()
+  // Node heaps of other nodes (base, and segment 0) learned at start-up;
+  // keys: a segment's remote key on each NIC in use (memory::kMaxNics).
+  void learn_node(int node, uintptr_t heap_base, uint64_t seg0_off, uint64_t seg0_size, const uint64_t* keys);
   // Segment descriptors exchanged by ARMCI_Malloc(_group).
-  void learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, uint64_t key);
+  void learn_segment(int node, uint32_t index, uint64_t off, uint64_t size, const uint64_t* keys);
   // What ARMCI_Malloc records for [base, base+len) of a process on node:
   // the key and NIC address of its segment's registration (unkeyed if this
   // process does not know that segment).
@@ -127,9 +133,10 @@ class OfiAgent {
   std::vector<std::string> rail_addresses() const;  // its RMA endpoints on more NICs (rails 1..)
   // Agent thread: the loop drives progress from now on.
   void attach(armci::EventLoop& loop);
-  void connect(const std::vector<std::string>& initiator_addresses);  // per world rank
-  // Agent thread: one registration per heap segment; returns the remote key.
-  uint64_t register_segment(uint32_t index, void* addr, std::size_t len);
+  void connect(const std::vector<std::vector<std::string>>& by_nic);  // [NIC][world rank]
+  // Agent thread: one registration per heap segment and NIC; fills each
+  // NIC's remote key (keys[memory::kMaxNics]).
+  void register_segment(uint32_t index, void* addr, std::size_t len, uint64_t* keys);
   void lock_released();  // a local unlock found remote waiters
 
  private:

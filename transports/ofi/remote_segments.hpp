@@ -1,18 +1,21 @@
 // What this process knows of other nodes' heaps: the heap base and, per
-// segment, where it lies and its key.  O(nodes x segments), filled from the
-// start-up exchange, from ARMCI_Malloc's exchange within the allocating group,
-// and on demand by asking the node's agent.
+// segment, where it lies and its key on each NIC.  O(nodes x segments x
+// NICs), filled from the start-up exchange, from ARMCI_Malloc's exchange
+// within the allocating group, and on demand by asking the node's agent.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
+
+#include "memory/node_control.hpp"
 
 namespace armci::transport::ofi {
 
 struct RemoteSegment {
   uint64_t off;   // from the node's heap base
   uint64_t size;
-  uint64_t key;
+  std::array<uint64_t, memory::kMaxNics> keys;  // its registration's key on each NIC in use
 };
 
 class RemoteSegments {
