@@ -13,7 +13,6 @@
 namespace armci::transport {
 
 namespace {
-constexpr int kSendBufs = 64;
 constexpr int kCtxInitial = 512;
 constexpr std::size_t kScatterInitial = 64;
 constexpr uint64_t kLocalKeyBase = uint64_t{1} << 32;  // keys of local-only registrations
@@ -33,40 +32,38 @@ OfiImpl::OfiImpl(const OfiContext& c)
   if (cfg.inject_max) inject_limit = std::min<std::size_t>(inject_limit, cfg.inject_max);
   eagain_timeout = cfg.eagain_timeout;
   pack_below = cfg.pack_below;
-  stage_from = cfg.stage_from && cfg.stage_slot >= 2 * ofi::kAmMax ? cfg.stage_from : 0;
-  stage_pieces_below = cfg.stage_pieces_below;
+  staging.from = cfg.stage_from && cfg.stage_slot >= 2 * ofi::kAmMax ? cfg.stage_from : 0;
+  staging.pieces_below = cfg.stage_pieces_below;
   // A staged write that is its own notice is applied when the agent sees
   // its completion, outside the message stream: only where the provider
   // keeps writes and sends in issue order both ways (the agent then meets
   // completions in that order) does it stand in for a notice message.
-  stage_cq_data = cfg.stage_cq_data && caps.cq_data && caps.has(FI_ORDER_SAW | FI_ORDER_WAW | FI_ORDER_WAS);
+  staging.cq_data = cfg.stage_cq_data && caps.cq_data && caps.has(FI_ORDER_SAW | FI_ORDER_WAW | FI_ORDER_WAS);
   // A write back announces only itself: no ordering needed.
-  stage_push = cfg.stage_cq_data && caps.cq_data;
-  send_mem.resize(kSendBufs * ofi::kAmMax);
-  if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) reply_bufs = static_cast<uint32_t>(caps.rx_size);
-  recv_mem.resize(std::size_t{reply_bufs} * ofi::kAmMax);
+  staging.push = cfg.stage_cq_data && caps.cq_data;
+  am.send_mem.resize(kAmSendBufs * ofi::kAmMax);
+  if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) am.reply_bufs = static_cast<uint32_t>(caps.rx_size);
+  am.recv_mem.resize(std::size_t{am.reply_bufs} * ofi::kAmMax);
   if (caps.mr_local) {
-    send_mr = ep.register_memory(send_mem.data(), send_mem.size(), FI_SEND | FI_WRITE | FI_READ,
+    am.send_mr = ep.register_memory(am.send_mem.data(), am.send_mem.size(), FI_SEND | FI_WRITE | FI_READ,
                                  kLocalKeyBase - 1);
-    recv_mr = ep.register_memory(recv_mem.data(), recv_mem.size(), FI_RECV, kLocalKeyBase - 2);
+    am.recv_mr = ep.register_memory(am.recv_mem.data(), am.recv_mem.size(), FI_RECV, kLocalKeyBase - 2);
   }
-  for (int i = kSendBufs - 1; i >= 0; --i) free_send.push_back(i);
+  for (int i = kAmSendBufs - 1; i >= 0; --i) am.free_send.push_back(i);
   // Operation contexts and active-message entries made up front, so the
-  // data path allocates nothing: at most reply_bufs messages are ever
+  // data path allocates nothing: at most am.reply_bufs messages are ever
   // unanswered, and contexts beyond kCtxInitial are made only at a new peak.
   for (int i = 0; i < kCtxInitial; ++i) free_ctx.push_back(&ctx_store.emplace_back());
   free_ctx.reserve(4 * kCtxInitial);
-  for (uint32_t t = 0; t < reply_bufs; ++t) {
-    PendingAm& p = pending.emplace_back();
+  for (uint32_t t = 0; t < am.reply_bufs; ++t) {
+    PendingAm& p = am.pending.emplace_back();
     p.scatter.reserve(kScatterInitial);  // a message of more pieces grows its entry once
     p.scatter_reqs.reserve(kScatterInitial);
-    free_pending.push_back(reply_bufs - 1 - t);
+    am.free_pending.push_back(am.reply_bufs - 1 - t);
   }
   if (caps.atomics) probe_atomics();
-  plan_ordering();
-  quiet_signals = caps.has(FI_ORDER_SAS);
-  flush_writes = cfg.write_flush && caps.has(FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAW);
-  write_completion = flush_writes ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
+  ordering = OrderingPlan(caps, cfg.write_flush);
+  am.quiet_signals = caps.has(FI_ORDER_SAS);
   // A message may reach a process before it posts the receive (a sender
   // runs ahead): only providers that buffer unexpected messages without a
   // hard limit may carry them; the sockets provider stalls for good when its
@@ -112,10 +109,10 @@ void OfiImpl::place(std::size_t home) {
   const bool natives = std::any_of(std::begin(native.acc), std::end(native.acc), [](bool b) { return b; }) ||
                        native.faa[0] || native.faa[1] || native.swap[0] || native.swap[1];
   rails.home = natives || home >= rails.count() ? 0 : home;
-  for (int i = 0; i < static_cast<int>(reply_bufs); ++i) post_reply_recv(i);
+  for (int i = 0; i < static_cast<int>(am.reply_bufs); ++i) post_reply_recv(i);
   // Flushed writes are complete at a fence only behind a read on their own
   // NIC: they are never split.
-  if (rails.many() && !flush_writes)
+  if (rails.many() && !ordering.flush_writes)
     rails.stripe_from = std::max<std::size_t>(cfg.stripe_from, 4096 * rails.count());
 }
 
@@ -154,17 +151,17 @@ void OfiImpl::local_done(int node, Request* req) {
 }
 
 int OfiImpl::take_send_buf() {
-  wait_until([&] { return !free_send.empty(); }, "a free active-message buffer");
-  int i = free_send.back();
-  free_send.pop_back();
+  wait_until([&] { return !am.free_send.empty(); }, "a free active-message buffer");
+  int i = am.free_send.back();
+  am.free_send.pop_back();
   return i;
 }
 
 void OfiImpl::post_reply_recv(int i) {
   OpCtx* c = ctx(OpKind::ReplyRecv, -1, nullptr, false);
   c->buf = i;
-  void* desc = recv_mr ? fi_mr_desc(recv_mr) : nullptr;
-  char* p = recv_mem.data() + static_cast<std::size_t>(i) * ofi::kAmMax;
+  void* desc = am.recv_mr ? fi_mr_desc(am.recv_mr) : nullptr;
+  char* p = am.recv_mem.data() + static_cast<std::size_t>(i) * ofi::kAmMax;
   post([&] { return fi_recv(own().ep, p, ofi::kAmMax, desc, FI_ADDR_UNSPEC, &c->fi); }, -1,
        "fi_recv");
 }
@@ -256,7 +253,7 @@ bool OfiImpl::drain_cq(std::size_t nic) {
       auto* c = static_cast<OpCtx*>(ev[i].op_context);
       if (c->kind == OpKind::ReplyRecv) {
         int b = c->buf;
-        on_reply(recv_mem.data() + static_cast<std::size_t>(b) * ofi::kAmMax, ev[i].len);
+        on_reply(am.recv_mem.data() + static_cast<std::size_t>(b) * ofi::kAmMax, ev[i].len);
         release(c);
         post_reply_recv(b);
       } else {
@@ -276,21 +273,21 @@ void OfiImpl::complete(OpCtx* c) {
     case OpKind::Write: --s.writes; break;
     case OpKind::Read:
       --s.reads;
-      if (c->copy_out) std::memcpy(c->copy_out, send_buf(c->buf), c->len);
+      if (c->copy_out) std::memcpy(c->copy_out, am.send_buf(c->buf), c->len);
       break;
     case OpKind::Atomic:
       --s.atomics;
-      if (c->copy_out) std::memcpy(c->copy_out, send_buf(c->buf) + ofi::kAmMax / 2, c->len);
+      if (c->copy_out) std::memcpy(c->copy_out, am.send_buf(c->buf) + ofi::kAmMax / 2, c->len);
       break;
     case OpKind::StageWrite:
       --s.stage_writes;
-      ++stage_local_gen[static_cast<std::size_t>(c->buf)];
-      stage_local_free.push_back(c->buf);
+      ++staging.local_gen[static_cast<std::size_t>(c->buf)];
+      staging.local_free.push_back(c->buf);
       c->buf = -1;  // a staging slot, not a send buffer
       break;
     case OpKind::StageRead:  // the staged get that posted it scatters and frees the slot
       --s.reads;
-      ++stage_local_gen[static_cast<std::size_t>(c->buf)];
+      ++staging.local_gen[static_cast<std::size_t>(c->buf)];
       c->buf = -1;
       break;
     case OpKind::AmSend:
@@ -302,29 +299,12 @@ void OfiImpl::complete(OpCtx* c) {
     if (c->req) --c->req->pending;
     else --s.implicit;
   }
-  if (c->buf >= 0) free_send.push_back(c->buf);
+  if (c->buf >= 0) am.free_send.push_back(c->buf);
   release(c);
 }
 
-// Operations to one node take effect in issue order.  Active messages are
-// applied by the agent after they arrive, so RMA after an active message
-// waits for its reply; native atomics are ordered with nothing, so
-// everything waits for them and they for everything; the rest waits only
-// where the provider does not order the pair itself.  Decided once here,
-// from the provider's ordering bits.
-void OfiImpl::plan_ordering() {
-  auto set = [&](OpClass c, uint8_t m) { drain_before[static_cast<int>(c)] = m; };
-  set(OpClass::Atomic, kDrainWrites | kDrainReads | kDrainAms);
-  set(OpClass::FetchAtomic, kDrainAtomics | kDrainWrites | kDrainReads | kDrainAms);
-  set(OpClass::Write, kDrainAtomics | kDrainAms | (caps.has(FI_ORDER_WAW) ? 0 : kDrainWrites) |
-                          (caps.has(FI_ORDER_WAR) ? 0 : kDrainReads));
-  set(OpClass::Read, kDrainAtomics | kDrainAms | (caps.has(FI_ORDER_RAW) ? 0 : kDrainWrites));
-  set(OpClass::Am, kDrainAtomics | (caps.has(FI_ORDER_SAW) ? 0 : kDrainWrites) |
-                       (caps.has(FI_ORDER_SAR) ? 0 : kDrainReads) | (caps.has(FI_ORDER_SAS) ? 0 : kDrainAms));
-}
-
 void OfiImpl::order_only(int node, OpClass next) {
-  const uint8_t m = drain_before[static_cast<int>(next)];
+  const uint8_t m = ordering.drains(next);
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   if (__builtin_expect(s.striped, 0)) {
     wait_until([&] { return s.writes == 0 && s.reads == 0; }, "a transfer split across NICs (ordering)");
@@ -333,11 +313,11 @@ void OfiImpl::order_only(int node, OpClass next) {
   auto drain = [&](uint8_t bit, uint32_t NodeState::*field, const char* what) {
     if ((m & bit) && s.*field) wait_until([&] { return s.*field == 0; }, what);
   };
-  drain(kDrainAtomics, &NodeState::atomics, "earlier atomics (ordering)");
-  if ((m & kDrainAms) && s.quiet_fenced) flush_quiet(node);
-  drain(kDrainWrites, &NodeState::writes, "earlier writes (ordering)");
-  drain(kDrainReads, &NodeState::reads, "earlier reads (ordering)");
-  drain(kDrainAms, &NodeState::ams, "earlier active messages (ordering)");
+  drain(OrderingPlan::kDrainAtomics, &NodeState::atomics, "earlier atomics (ordering)");
+  if ((m & OrderingPlan::kDrainAms) && s.quiet_fenced) flush_quiet(node);
+  drain(OrderingPlan::kDrainWrites, &NodeState::writes, "earlier writes (ordering)");
+  drain(OrderingPlan::kDrainReads, &NodeState::reads, "earlier reads (ordering)");
+  drain(OrderingPlan::kDrainAms, &NodeState::ams, "earlier active messages (ordering)");
 }
 
 bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
@@ -347,7 +327,7 @@ bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
   ++stats.seg_queries;
   uint32_t t = control_am(node, AmOp::SegQuery, 0, addr, 0, "segment query");
   wait_reply(t, "a segment description from another node's agent");
-  const ReplyHeader r = pending[t].reply;
+  const ReplyHeader r = am.pending[t].reply;
   free_token(t);
   if (r.status != 0) return false;
   ofi::RemoteSegment seg{r.a, r.b, {}};
@@ -357,7 +337,7 @@ bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
   for (std::size_t k = 1; k < rails.count(); ++k) {
     t = control_am(node, AmOp::SegQuery, 0, addr, k, "segment query");
     wait_reply(t, "a segment description from another node's agent");
-    const ReplyHeader rk = pending[t].reply;
+    const ReplyHeader rk = am.pending[t].reply;
     free_token(t);
     if (rk.status != 0) return false;
     seg.keys[k] = rk.c;
@@ -487,7 +467,7 @@ void OfiImpl::fence(int node) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   if (s.quiet_fenced) flush_quiet(node);
   if (s.unflushed) post_flush_read(node);
-  wait_until([&] { return s.writes == 0 && s.ams == 0 && s.atomics == 0 && (!flush_writes || s.reads == 0); },
+  wait_until([&] { return s.writes == 0 && s.ams == 0 && s.atomics == 0 && (!ordering.flush_writes || s.reads == 0); },
              "remote completion (ARMCI_Fence)");
 }
 
@@ -503,8 +483,8 @@ void OfiImpl::post_flush_read(int node) {
   remote(at, at.lo, len, raddr, key, "flush read");
   OpCtx* c = ctx(OpKind::Read, node, nullptr, false);
   c->buf = take_send_buf();  // freed when the read completes
-  void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
-  iovec iov{send_buf(c->buf), len};
+  void* desc = am.send_mr ? fi_mr_desc(am.send_mr) : nullptr;
+  iovec iov{am.send_buf(c->buf), len};
   fi_rma_iov rio{raddr, len, key};
   post_rma({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, 0});
 }
@@ -582,7 +562,7 @@ bool OfiImpl::rma_in_flight() const {
   if (open_batches || peers.sends) return true;  // progress() sends batches once due
   for (const NodeState& s : nodes)
     if (s.writes || s.reads || s.ams || s.atomics || s.implicit || s.stage_writes) return true;
-  return free_send.size() != kSendBufs;  // sends not yet complete
+  return !am.sends_idle();  // sends not yet complete
 }
 
 bool Ofi::busy() const {
@@ -591,12 +571,12 @@ bool Ofi::busy() const {
 }
 std::string Ofi::describe() const {
   std::string d = impl_->caps.describe();
-  d += impl_->flush_writes ? ", writes flushed at fences" : ", writes delivery-complete";
+  d += impl_->ordering.flush_writes ? ", writes flushed at fences" : ", writes delivery-complete";
   if (impl_->rails.many()) {
     d += "\n  NICs in use:";
     for (const std::string& n : rail_names()) d += " " + n;
     d += "; this process's own traffic on " + impl_->rails.name(impl_->rails.home);
-    if (!impl_->flush_writes)
+    if (!impl_->ordering.flush_writes)
       d += "; transfers from " + std::to_string(impl_->rails.stripe_from) + " bytes split across them";
   }
   if (impl_->caps.atomics) d += "\n  native atomics: " + impl_->native.describe();

@@ -15,13 +15,16 @@
 
 #include "transports/request.hpp"
 #include "common/wait.hpp"
+#include "transports/ofi/am_channel.hpp"
 #include "transports/ofi/am_protocol.hpp"
 #include "transports/ofi/coalescer.hpp"
 #include "transports/ofi/context.hpp"
 #include "transports/ofi/fabric.hpp"
 #include "transports/ofi/ofi.hpp"
+#include "transports/ofi/ordering.hpp"
 #include "transports/ofi/rails.hpp"
 #include "transports/ofi/remote_segments.hpp"
+#include "transports/ofi/staging.hpp"
 
 namespace armci::transport {
 
@@ -33,7 +36,6 @@ using ofi::ReplyHeader;
 enum class Dir : uint8_t { Put, Get };
 
 enum class OpKind : uint8_t { Write, Read, AmSend, ReplyRecv, Atomic, StageWrite, StageRead, MsgSend, MsgRecv };
-enum class OpClass { Write, Read, Am, Atomic, FetchAtomic };
 
 // Which accumulates and Rmw the provider does natively (fi_atomicvalid at
 // start-up; only with ARMCI_OFI_ATOMICS=1).  The rest go as active messages.
@@ -76,25 +78,6 @@ struct PeerMessages {
   std::vector<int> free_bufs;
   uint32_t sends = 0;                   // in flight
 };
-
-// An outstanding active message waiting for its reply.
-struct PendingAm {
-  bool in_use = false;
-  bool done = false;
-  int node = -1;
-  AmOp op{};
-  ReplyHeader reply{};
-  std::vector<Piece> scatter;  // GetPieces, Batch: where the reply's data goes
-  std::vector<Request*> scatter_reqs;          // Batch: each piece's request (nullptr: implicit)
-  Request* req = nullptr;                      // GetPieces: local completion
-  int stage_slot = -1;                         // Staged: the slot the reply frees
-  uint32_t retires = 0;                        // Flush: quiet signals its reply answers for
-};
-
-// Reply receives a process keeps posted (fewer if the provider's receive
-// queue is shorter); it never has more active messages unanswered, across
-// all nodes, than it has reply receives posted.
-inline constexpr uint32_t kReplyBufs = 64;
 
 struct NodeState {
   uint32_t writes = 0;    // RMA writes not yet delivered (flushed writes: not yet sent)
@@ -149,34 +132,19 @@ struct OfiImpl {
     f();
     if (locking()) mu.lock();
   }
-  std::vector<char> send_mem, recv_mem, stage_local;
+  // Buffers registered with ep: declared before it, so that they outlive
+  // their registrations.
+  AmChannel am;
+  Staging staging;
   ofi::Endpoint ep;
   ofi::Caps& caps;
   std::vector<NodeState> nodes;
   ofi::RemoteSegments segs;
-  // Buffer pools (registered when the provider wants local descriptors;
-  // the memory is declared before ep so it outlives the registrations).
-  fid_mr* send_mr = nullptr;
-  fid_mr* recv_mr = nullptr;
-  std::vector<int> free_send;
   std::deque<OpCtx> ctx_store;
   std::vector<OpCtx*> free_ctx;
-  std::deque<PendingAm> pending;  // stable addresses: waits hold references across pauses
-  std::vector<uint32_t> free_pending;
-  uint32_t ams_total = 0;  // unanswered active messages to all nodes
-  uint32_t reply_bufs = kReplyBufs;  // reply receives posted
   std::vector<fid_mr*> local_mrs;  // FI_MR_LOCAL: my node's segments, by index
   std::size_t inject_limit = 0;
   std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW
-  std::size_t stage_from = 0;     // ARMCI_OFI_STAGE_FROM (0: never)
-  std::size_t stage_pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
-  bool stage_cq_data = false;     // staged writes carry their notice (ARMCI_OFI_STAGE_CQ_DATA and the provider)
-  bool stage_push = false;        // staged gets are written back (ofi::kStagePush; ARMCI_OFI_STAGE_CQ_DATA)
-  // Where staged messages are built before the RMA write: kStageSlots local
-  // slots of cfg.stage_slot bytes, made at first use.
-  fid_mr* stage_local_mr = nullptr;
-  std::vector<int> stage_local_free;
-  std::vector<uint32_t> stage_local_gen;  // writes from each local slot completed so far
   NativeAtomics native;
   double eagain_timeout = 60;
 
@@ -197,18 +165,9 @@ struct OfiImpl {
     order_only(node, next);
   }
   void order_only(int node, OpClass next);
-  // Which counters must reach zero before each class of operation (by OpClass).
-  enum : uint8_t { kDrainWrites = 1, kDrainReads = 2, kDrainAms = 4, kDrainAtomics = 8 };
-  uint8_t drain_before[5] = {};
-  void plan_ordering();
+  OrderingPlan ordering;  // transports/ofi/ordering.hpp
   void fence(int node);
   void fence_all();
-  // Where writes complete only at the origin (ARMCI_OFI_WRITE_COMPLETION=
-  // flush, on a provider that orders a read after writes), a fence reads 8
-  // bytes of the node's heap instead: its completion says every earlier
-  // write is in place.  Otherwise each write waits for delivery.
-  bool flush_writes = false;
-  uint64_t write_completion = FI_DELIVERY_COMPLETE;
   void post_flush_read(int node);
   void wait_node(int node);
   // Posts with op(), driving progress and retrying while it returns
@@ -240,7 +199,6 @@ struct OfiImpl {
   // none is known).
   Target segment(int node, uintptr_t addr) const;
   void* local_desc(const void* p, std::size_t len);
-  char* send_buf(int i) { return send_mem.data() + static_cast<std::size_t>(i) * ofi::kAmMax; }
   int take_send_buf();
   void post_reply_recv(int i);
 
@@ -256,7 +214,6 @@ struct OfiImpl {
   // Quiet signals to node become one counted Flush (fences and order() then
   // count it like any answered message).
   void flush_quiet(int node);
-  bool quiet_signals = false;  // the provider keeps one sender's messages in order (FI_ORDER_SAS)
   // A header-only active message; returns its token.
   uint32_t control_am(int node, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1, const char* what);
   // Sends one under an existing token.

@@ -22,7 +22,7 @@ void OfiImpl::make_room(int node, bool quiet_signal) {
   // The first quiet signal also takes the place kept for its Flush.
   auto fits = [&] {
     return quiet_signal ? in_window(s) + (s.quiet ? 1 : 2) <= s.window
-                        : in_window(s) + 1 <= s.window && ams_total < reply_bufs;
+                        : in_window(s) + 1 <= s.window && am.ams_total < am.reply_bufs;
   };
   // Other threads may add quiet signals while this one waits (the lock is
   // let go): flush them too, or nothing would ever answer for them.
@@ -45,8 +45,8 @@ uint32_t OfiImpl::new_pending(int node, AmOp op) {
 void OfiImpl::flush_quiet(int node) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   if (!s.quiet) return;
-  if (ams_total >= reply_bufs)
-    wait_until([&] { return ams_total < reply_bufs || !s.quiet; }, "answers from a busy node agent");
+  if (am.ams_total >= am.reply_bufs)
+    wait_until([&] { return am.ams_total < am.reply_bufs || !s.quiet; }, "answers from a busy node agent");
   if (!s.quiet) return;  // another thread flushed while this one waited
   // The Flush takes the place kept for it; the signals it retires stay
   // counted until its reply.
@@ -54,7 +54,7 @@ void OfiImpl::flush_quiet(int node) {
   s.quiet = 0;
   s.quiet_fenced = false;
   uint32_t t = take_token(node, AmOp::Flush);
-  pending[t].retires = retired;
+  am.pending[t].retires = retired;
   s.ams += retired;
   send_header(node, t, AmOp::Flush, 0, 0, 0, "flush of signals");
 }
@@ -62,14 +62,14 @@ void OfiImpl::flush_quiet(int node) {
 uint32_t OfiImpl::take_token(int node, AmOp op) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   uint32_t t;
-  if (free_pending.empty()) {
-    t = static_cast<uint32_t>(pending.size());
-    pending.emplace_back();
+  if (am.free_pending.empty()) {
+    t = static_cast<uint32_t>(am.pending.size());
+    am.pending.emplace_back();
   } else {
-    t = free_pending.back();
-    free_pending.pop_back();
+    t = am.free_pending.back();
+    am.free_pending.pop_back();
   }
-  PendingAm& p = pending[t];
+  PendingAm& p = am.pending[t];
   p.done = false;
   p.reply = ReplyHeader{};
   p.scatter.clear();  // capacity kept: a reused entry allocates nothing
@@ -81,7 +81,7 @@ uint32_t OfiImpl::take_token(int node, AmOp op) {
   p.node = node;
   p.op = op;
   ++s.ams;
-  ++ams_total;
+  ++am.ams_total;
   count_sent(op);
   return t;
 }
@@ -108,7 +108,7 @@ void OfiImpl::send_header(int node, uint32_t token, AmOp op, uint16_t type, uint
   h.token = token;
   h.arg0 = arg0;
   h.arg1 = arg1;
-  std::memcpy(send_buf(b), &h, sizeof h);
+  std::memcpy(am.send_buf(b), &h, sizeof h);
   send_am(node, b, sizeof h, what);
 }
 
@@ -123,16 +123,16 @@ AmHeader OfiImpl::pieces_header(AmOp op, int type, const void* scale, uint32_t t
 }
 
 void OfiImpl::free_token(uint32_t t) {
-  pending[t].in_use = false;
-  free_pending.push_back(t);
+  am.pending[t].in_use = false;
+  am.free_pending.push_back(t);
 }
 
 void OfiImpl::send_am(int node, int buf, std::size_t len, const char* what, bool tracked) {
-  void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
-  char* p = send_buf(buf);
+  void* desc = am.send_mr ? fi_mr_desc(am.send_mr) : nullptr;
+  char* p = am.send_buf(buf);
   if (!tracked && len <= inject_limit) {
     post([&] { return fi_inject(own().ep, p, len, static_cast<fi_addr_t>(node)); }, node, what);
-    free_send.push_back(buf);
+    am.free_send.push_back(buf);
     return;
   }
   OpCtx* c = ctx(OpKind::AmSend, node, nullptr, false);
@@ -141,11 +141,11 @@ void OfiImpl::send_am(int node, int buf, std::size_t len, const char* what, bool
 }
 
 void OfiImpl::wait_reply(uint32_t token, const char* what) {
-  wait_until([&] { return pending[token].done; }, what);
-  const ReplyHeader& r = pending[token].reply;
+  wait_until([&] { return am.pending[token].done; }, what);
+  const ReplyHeader& r = am.pending[token].reply;
   // Queries answer "none" in the status; the caller reads it.
   if (r.status != 0 && r.of != static_cast<uint16_t>(AmOp::SegQuery) && r.of != static_cast<uint16_t>(AmOp::StageQuery))
-    fatal("ARMCI", "node %d's agent refused an operation (%s): error %d", pending[token].node, what,
+    fatal("ARMCI", "node %d's agent refused an operation (%s): error %d", am.pending[token].node, what,
           r.status);
 }
 
@@ -161,12 +161,12 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
 // The agent wrote a staged get's chunk into our slot; the CQ data is its
 // token.  Nothing else writes into a process's memory from outside.
 void OfiImpl::on_push(uint64_t data) {
-  if (data >= pending.size() || !pending[data].in_use || pending[data].done ||
-      !ofi::is_staged_get(static_cast<uint16_t>(pending[data].op)))
+  if (data >= am.pending.size() || !am.pending[data].in_use || am.pending[data].done ||
+      !ofi::is_staged_get(static_cast<uint16_t>(am.pending[data].op)))
     fatal("ARMCI", "a node agent wrote back a staged get for unknown token %llu",
           static_cast<unsigned long long>(data));
   ReplyHeader r{};
-  r.of = static_cast<uint16_t>(pending[data].op);
+  r.of = static_cast<uint16_t>(am.pending[data].op);
   r.token = data;
   answered(r, nullptr);
 }
@@ -177,24 +177,24 @@ void OfiImpl::answered(const ReplyHeader& r, const char* data) {
   // reused): nothing is waiting for that refusal.
   const bool late_refusal =
       r.status != 0 && ofi::is_staged_get(r.of) &&
-      (r.token >= pending.size() || !pending[r.token].in_use || pending[r.token].done ||
-       static_cast<uint16_t>(pending[r.token].op) != r.of);
+      (r.token >= am.pending.size() || !am.pending[r.token].in_use || am.pending[r.token].done ||
+       static_cast<uint16_t>(am.pending[r.token].op) != r.of);
   if (late_refusal) {
     verbose(1, "a node agent refused a staged get already answered (error %d): ignored", r.status);
     return;
   }
-  if (r.token >= pending.size() || !pending[r.token].in_use) {
+  if (r.token >= am.pending.size() || !am.pending[r.token].in_use) {
     if (r.token == ofi::kQuietToken)  // only a refusal answers a quiet signal
       fatal("ARMCI", "a node agent refused a signal of this process (error %d)", r.status);
     fatal("ARMCI", "reply for unknown token %llu", static_cast<unsigned long long>(r.token));
   }
-  PendingAm& p = pending[r.token];
+  PendingAm& p = am.pending[r.token];
   NodeState& s = nodes[static_cast<std::size_t>(p.node)];
   p.reply = r;
   p.done = true;
   if (p.stage_slot >= 0) s.stage_free |= 1u << p.stage_slot;
   s.ams -= 1 + p.retires;
-  --ams_total;
+  --am.ams_total;
   const ofi::AmReply kind = ofi::am_reply(p.op);
   if (r.status != 0 && kind != ofi::AmReply::Waited)
     fatal("ARMCI", "node %d's agent refused an operation (%s): error %d", p.node,
@@ -279,10 +279,10 @@ void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
     uint32_t t = new_pending(node, op);
     int b = take_send_buf();
     AmHeader h = pieces_header(op, type, scale, t);
-    std::size_t len = fill_pieces(send_buf(b), ofi::kAmMax, h, p, i, done_in_piece, parts);
+    std::size_t len = fill_pieces(am.send_buf(b), ofi::kAmMax, h, p, i, done_in_piece, parts);
     if (op == AmOp::GetPieces) {
-      pending[t].scatter.assign(parts.begin(), parts.end());  // keeps the entry's capacity
-      pending[t].req = req;
+      am.pending[t].scatter.assign(parts.begin(), parts.end());  // keeps the entry's capacity
+      am.pending[t].req = req;
       account_local(node, req);
     }
     send_am(node, b, len, "active message");
@@ -328,7 +328,7 @@ void Ofi::rmw(const Target& at, int op, void* ploc, uintptr_t prem, long extra) 
   else operand = static_cast<uint64_t>(extra);
   uint32_t t = m.control_am(node, AmOp::Rmw, static_cast<uint16_t>(op), prem, operand, "ARMCI_Rmw");
   m.wait_reply(t, "the result of ARMCI_Rmw on another node");
-  uint64_t old = m.pending[t].reply.value;
+  uint64_t old = m.am.pending[t].reply.value;
   if (op == ARMCI_FETCH_AND_ADD || op == ARMCI_SWAP) *static_cast<int*>(ploc) = static_cast<int>(old);
   else *static_cast<long*>(ploc) = static_cast<long>(old);
   m.free_token(t);
@@ -343,7 +343,7 @@ void Ofi::signal(int node, const Signal& s) {
   h.origin = static_cast<uint32_t>(m.cfg.me);
   NodeState& ns = m.nodes[static_cast<std::size_t>(node)];
   // A window of one has no place for a quiet signal and its Flush.
-  if (m.quiet_signals && ns.window >= 2) {
+  if (m.am.quiet_signals && ns.window >= 2) {
     m.make_room(node, true);
     ++ns.quiet;
     ++m.stats.quiet_signals;
@@ -359,7 +359,7 @@ void Ofi::signal(int node, const Signal& s) {
                     s.wake_flag ? 1u : 0u, s.flag, s.flag_val, s.bits, s.bit_mask, s.bell};
   if (sizeof h + sizeof w + s.len > ofi::kAmMax)
     fatal("ARMCI", "signal payload of %u bytes exceeds the active-message size", s.len);
-  char* p = m.send_buf(b);
+  char* p = m.am.send_buf(b);
   std::memcpy(p, &h, sizeof h);
   std::memcpy(p + sizeof h, &w, sizeof w);
   if (s.len) std::memcpy(p + sizeof h + sizeof w, s.data, s.len);
@@ -384,7 +384,7 @@ bool Ofi::trylock(int node, uintptr_t lock_addr) {
   m.order(node, OpClass::Am);
   uint32_t t = m.control_am(node, AmOp::TryLock, 0, lock_addr, 0, "ARMCIX_Trylock_hdl");
   m.wait_reply(t, "the answer of a mutex on another node");
-  const bool taken = m.pending[t].reply.value != 0;
+  const bool taken = m.am.pending[t].reply.value != 0;
   m.free_token(t);
   return taken;
 }

@@ -89,11 +89,11 @@ void OfiImpl::native_acc(const Target& at, int type, const void* scale, Pieces p
       // dst += scale * src  ==  dst += (scale * src): scale into the bounce.
       OpCtx* c = ctx(OpKind::Atomic, node, nullptr, false);
       c->buf = take_send_buf();
-      char* tmp = send_buf(c->buf);
+      char* tmp = am.send_buf(c->buf);
       std::memset(tmp, 0, len);
       acc_apply(type, scale, static_cast<const char*>(piece.local) + done, tmp, len);
       fi_ioc ioc{tmp, len / es};
-      void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
+      void* desc = am.send_mr ? fi_mr_desc(am.send_mr) : nullptr;
       fi_rma_ioc rma{raddr, len / es, key};
       fi_msg_atomic msg = atomic_msg(&ioc, &desc, node, &rma, fi_type(type), FI_SUM, c);
       ++nodes[static_cast<std::size_t>(node)].atomics;
@@ -116,7 +116,7 @@ bool OfiImpl::native_rmw(const Target& at, int op, void* ploc, uintptr_t prem, l
   remote(at, prem, len, raddr, key, "ARMCI_Rmw");
   OpCtx* c = ctx(OpKind::Atomic, node, nullptr, false);
   c->buf = take_send_buf();
-  char* operand = send_buf(c->buf);
+  char* operand = am.send_buf(c->buf);
   c->copy_out = ploc;  // the old value lands at buf + kAmMax/2
   c->len = size;
   if (op == ARMCI_FETCH_AND_ADD) {
@@ -129,7 +129,7 @@ bool OfiImpl::native_rmw(const Target& at, int op, void* ploc, uintptr_t prem, l
   }
   fi_ioc ioc{operand, 1};
   fi_ioc result{operand + ofi::kAmMax / 2, 1};
-  void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
+  void* desc = am.send_mr ? fi_mr_desc(am.send_mr) : nullptr;
   void* rdesc = desc;
   fi_rma_ioc rma{raddr, 1, key};
   fi_msg_atomic msg = atomic_msg(&ioc, &desc, node, &rma, is_long ? FI_INT64 : FI_INT32,

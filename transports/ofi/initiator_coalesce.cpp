@@ -145,10 +145,10 @@ void OfiImpl::flush_batch(int node) {
   h.token = t;
   h.npieces = b.count();
   h.payload = static_cast<uint32_t>(b.bytes());
-  char* m = send_buf(buf);
+  char* m = am.send_buf(buf);
   std::memcpy(m, &h, sizeof h);
   std::memcpy(m + sizeof h, b.records(), b.bytes());
-  PendingAm& p = pending[t];
+  PendingAm& p = am.pending[t];
   for (const Batch::Get& g : b.gets()) {
     p.scatter.push_back({g.dst, 0, g.len});
     p.scatter_reqs.push_back(g.req);
@@ -176,14 +176,14 @@ bool OfiImpl::send_alone(int node, Batch& b) {
   OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, g ? g->req : nullptr, !is_write);
   void* local = g ? g->dst : const_cast<char*>(b.first_data());
   void* desc = g ? local_desc(local, len) : nullptr;
-  uint64_t flags = is_write ? write_completion | FI_COMPLETION : FI_COMPLETION;
+  uint64_t flags = ordering.rma_flags(is_write);
   if (is_write && len <= inject_limit) {
     flags |= FI_INJECT;
   } else if (is_write || (caps.mr_local && !desc)) {
     // The batch's memory is reused at once: through a send buffer.
     c->buf = take_send_buf();
-    local = send_buf(c->buf);
-    desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
+    local = am.send_buf(c->buf);
+    desc = am.send_mr ? fi_mr_desc(am.send_mr) : nullptr;
     if (is_write) {
       std::memcpy(local, b.first_data(), len);
     } else {

@@ -24,7 +24,7 @@ void OfiImpl::post_rma(const RmaPost& p) {
   fid_ep* e = (p.nic < 0 ? own() : rails.nic(static_cast<std::size_t>(p.nic))).ep;
   if (p.dir == Dir::Put) {
     ++(p.c->kind == OpKind::StageWrite ? s.stage_writes : s.writes);
-    if (flush_writes && p.c->kind == OpKind::Write) ++s.unflushed;
+    if (ordering.flush_writes && p.c->kind == OpKind::Write) ++s.unflushed;
     post([&] { return fi_writemsg(e, &msg, p.flags); }, p.node, "fi_writemsg");
   } else {
     ++s.reads;
@@ -52,7 +52,7 @@ void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote
       continue;
     }
     void* desc = local_desc(l, chunk);
-    uint64_t flags = is_write ? write_completion | FI_COMPLETION : FI_COMPLETION;
+    uint64_t flags = ordering.rma_flags(is_write);
     OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
     void* at = l;
     if (is_write && chunk <= inject_limit) {
@@ -63,8 +63,8 @@ void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote
       chunk = std::min(chunk, ofi::kAmMax);
       ++stats.bounce_copies;
       c->buf = take_send_buf();
-      at = send_buf(c->buf);
-      desc = fi_mr_desc(send_mr);
+      at = am.send_buf(c->buf);
+      desc = fi_mr_desc(am.send_mr);
       if (is_write) {
         std::memcpy(at, l, chunk);
         c->counts_local = false;
@@ -107,7 +107,7 @@ void OfiImpl::rma_striped(Dir dir, int node, char* l, uintptr_t remote_addr, uin
     iovec iov{l + off, len};
     void* desc = nullptr;
     fi_rma_iov rio{raddr + off, len, keys[r]};
-    const uint64_t flags = is_write ? write_completion | FI_COMPLETION : FI_COMPLETION;
+    const uint64_t flags = ordering.rma_flags(is_write);
     post_rma({dir, node, &iov, &desc, 1, &rio, 0, c, flags, len, 0, static_cast<int>(r)});
     off += len;
   }
@@ -138,7 +138,7 @@ void OfiImpl::rma_iov(Dir dir, const Target& at, Pieces p, std::size_t first, st
     rio[i] = {raddr, q.bytes, key};
     total += q.bytes;
   }
-  uint64_t flags = is_write ? write_completion | FI_COMPLETION : FI_COMPLETION;
+  uint64_t flags = ordering.rma_flags(is_write);
   OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
   if (is_write && total <= inject_limit) {
     flags |= FI_INJECT;
@@ -161,7 +161,7 @@ void OfiImpl::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   // Few-KiB pieces are packed too once the whole is big enough to stage:
   // an iovec batch carries only a few pieces per write (perf/armci_bench
   // --sweep --sweep-bytes 1M compares the two).
-  const bool stage = stage_from && total >= stage_from && avg < stage_pieces_below && stage_ready(node);
+  const bool stage = staging.from && total >= staging.from && avg < staging.pieces_below && stage_ready(node);
   if (avg < pack_below || stage) {
     order(node, OpClass::Am);
     return pieces_am(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);

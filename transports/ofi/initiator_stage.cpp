@@ -24,22 +24,22 @@ bool OfiImpl::stage_ready(int node) {
   s.stage = -1;  // until the agent says otherwise (another thread asking meanwhile gets no)
   uint32_t t = control_am(node, AmOp::StageQuery, 0, 0, 0, "staging query");
   wait_reply(t, "staging slots from another node's agent");
-  const ReplyHeader r = pending[t].reply;
+  const ReplyHeader r = am.pending[t].reply;
   free_token(t);
   if (r.status != 0 || r.value < ofi::kStageSlots || r.b < 2 * ofi::kAmMax) {
     verbose(2, "staging to node %d: its agent has no slots left (status %d); large accumulates go as "
             "active messages", node, r.status);
     return false;
   }
-  if (stage_local.empty()) {
-    stage_local.resize(ofi::kStageLocal * cfg.stage_slot);
+  if (staging.local.empty()) {
+    staging.local.resize(ofi::kStageLocal * cfg.stage_slot);
     // Agents write staged gets back into these slots (kStagePush).
-    if (caps.mr_local || stage_push)
-      stage_local_mr = own().register_memory(stage_local.data(), stage_local.size(),
-                                           FI_READ | FI_WRITE | (stage_push ? FI_REMOTE_WRITE : 0),
+    if (caps.mr_local || staging.push)
+      staging.local_mr = own().register_memory(staging.local.data(), staging.local.size(),
+                                           FI_READ | FI_WRITE | (staging.push ? FI_REMOTE_WRITE : 0),
                                            (uint64_t{1} << 32) - 4);
-    stage_local_gen.assign(ofi::kStageLocal, 0);
-    for (int i = static_cast<int>(ofi::kStageLocal) - 1; i >= 0; --i) stage_local_free.push_back(i);
+    staging.local_gen.assign(ofi::kStageLocal, 0);
+    for (int i = static_cast<int>(ofi::kStageLocal) - 1; i >= 0; --i) staging.local_free.push_back(i);
   }
   s.stage_addr = r.a;
   s.stage_slot = r.b;
@@ -75,10 +75,10 @@ void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
   // announce at once.  Otherwise wait until the write is delivered.  With
   // remote CQ data the write announces itself.
   const bool saw = caps.has(FI_ORDER_SAW);
-  auto written = [&](const Flight& f) { return stage_local_gen[static_cast<std::size_t>(f.local)] != f.gen; };
+  auto written = [&](const Flight& f) { return staging.local_gen[static_cast<std::size_t>(f.local)] != f.gen; };
   auto announce_oldest = [&] {
     const Flight f = flight[head++];
-    if (stage_cq_data) return;
+    if (staging.cq_data) return;
     if (!saw)  // this write, not a later one that reused its local slot
       wait_until([&] { return written(f); }, "a write into another node's staging slot");
     send_header(node, f.token, AmOp::Staged, 0, static_cast<uint64_t>(f.slot) * remote_slot_bytes, f.len,
@@ -87,41 +87,41 @@ void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
   while (more()) {
     // A written chunk holds a token until announced: announce it before
     // waiting for a token only its answer would free.
-    if (head < flight.size() && (s.ams >= s.window || ams_total >= reply_bufs)) {
+    if (head < flight.size() && (s.ams >= s.window || am.ams_total >= am.reply_bufs)) {
       announce_oldest();
       continue;
     }
-    if (s.stage_free == 0 || stage_local_free.empty()) {
+    if (s.stage_free == 0 || staging.local_free.empty()) {
       // Announce what is written (its reply frees a slot), or wait for a
       // reply to earlier chunks.
       if (head < flight.size()) announce_oldest();
-      else wait_until([&] { return s.stage_free != 0 && !stage_local_free.empty(); },
+      else wait_until([&] { return s.stage_free != 0 && !staging.local_free.empty(); },
                       "a free staging slot at another node's agent");
       continue;
     }
     const int slot = __builtin_ctz(s.stage_free);
     s.stage_free &= ~(1u << slot);
-    const int l = stage_local_free.back();
-    stage_local_free.pop_back();
+    const int l = staging.local_free.back();
+    staging.local_free.pop_back();
     // The token last: new_pending may let go of the lock, and the slots are
     // already ours.
     const uint32_t t = new_pending(node, AmOp::Staged);
-    pending[t].stage_slot = slot;
-    char* m = stage_local.data() + static_cast<std::size_t>(l) * cfg.stage_slot;
+    am.pending[t].stage_slot = slot;
+    char* m = staging.local.data() + static_cast<std::size_t>(l) * cfg.stage_slot;
     const StageChunk k = fill(m, slot_bytes, t);  // counts the bytes
     OpCtx* c = ctx(OpKind::StageWrite, node, nullptr, false);
     c->buf = l;
-    const uint32_t gen = stage_local_gen[static_cast<std::size_t>(l)];
+    const uint32_t gen = staging.local_gen[static_cast<std::size_t>(l)];
     iovec iov[2] = {{m, k.len}, {const_cast<void*>(k.tail), k.tail_len}};
-    void* desc[2] = {stage_local_mr ? fi_mr_desc(stage_local_mr) : nullptr,
+    void* desc[2] = {staging.local_mr ? fi_mr_desc(staging.local_mr) : nullptr,
                      k.tail ? local_desc(k.tail, k.tail_len) : nullptr};
     const std::size_t len = k.len + k.tail_len;
     fi_rma_iov rio{s.stage_addr + static_cast<uint64_t>(slot) * remote_slot_bytes, len, s.stage_key};
     // With SAW or CQ data the notice is ordered behind the data: the local
     // slot is free once sent.  Without, the notice waits for delivery.
-    const bool at_once = saw || stage_cq_data;
+    const bool at_once = saw || staging.cq_data;
     uint64_t flags = (at_once ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE) | FI_COMPLETION;
-    if (stage_cq_data) flags |= FI_REMOTE_CQ_DATA;
+    if (staging.cq_data) flags |= FI_REMOTE_CQ_DATA;
     post_rma({Dir::Put, node, iov, desc, k.tail ? 2u : 1u, &rio, 1, c, flags, 0,
               ofi::stage_cq_data(static_cast<uint32_t>(cfg.me), t, static_cast<uint32_t>(slot))});
     flight.push_back({l, gen, t, slot, len, k.tail != nullptr});
@@ -155,11 +155,11 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
     AmHeader h = pieces_header(op, 0, nullptr, t);
     h.arg0 = static_cast<uint64_t>(slot) * s.stage_slot;
     if (local >= 0) {
-      pending[t].stage_slot = slot;  // free again once written back
+      am.pending[t].stage_slot = slot;  // free again once written back
       h.type = ofi::kStagePush;
       const std::size_t off = static_cast<std::size_t>(local) * cfg.stage_slot;
-      const ofi::PushTarget to{caps.virt_addr ? reinterpret_cast<uint64_t>(stage_local.data() + off) : off,
-                               fi_mr_key(stage_local_mr)};
+      const ofi::PushTarget to{caps.virt_addr ? reinterpret_cast<uint64_t>(staging.local.data() + off) : off,
+                               fi_mr_key(staging.local_mr)};
       std::memcpy(h.scale, &to, sizeof to);
     }
     if (used == flight.size()) flight.emplace_back();
@@ -168,25 +168,25 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
     f.slot = slot;
     f.local = local;
     f.gen = 0;
-    send_am(node, b, request(send_buf(b), h, f), "staged get request");
+    send_am(node, b, request(am.send_buf(b), h, f), "staged get request");
   };
-  if (stage_push) {
+  if (staging.push) {
     // Written back: a request holds a local slot from its sending until its
     // chunk is scattered, and the agent's slot until the chunk arrives (the
     // agent gathers into it again only once its write completed there).
     while (more() || head < used) {
       const bool mine_in_flight = head < used;
-      if (more() && s.stage_free != 0 && !stage_local_free.empty() &&
-          (!mine_in_flight || (s.ams < s.window && ams_total < reply_bufs))) {
+      if (more() && s.stage_free != 0 && !staging.local_free.empty() &&
+          (!mine_in_flight || (s.ams < s.window && am.ams_total < am.reply_bufs))) {
         const int slot = __builtin_ctz(s.stage_free);
         s.stage_free &= ~(1u << slot);
-        const int l = stage_local_free.back();
-        stage_local_free.pop_back();
+        const int l = staging.local_free.back();
+        staging.local_free.pop_back();
         ask(slot, l);
         continue;
       }
       if (!mine_in_flight) {  // slots held by this process's other threads
-        wait_until([&] { return s.stage_free != 0 && !stage_local_free.empty(); },
+        wait_until([&] { return s.stage_free != 0 && !staging.local_free.empty(); },
                    "a free staging slot at another node's agent");
         continue;
       }
@@ -196,14 +196,14 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
       stats.remote_bytes += f.len;
       ++stats.remote_ops;
       ++stats.written_back;
-      scatter(f, stage_local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot);
-      stage_local_free.push_back(f.local);
+      scatter(f, staging.local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot);
+      staging.local_free.push_back(f.local);
       ++head;
     }
     return;
   }
   auto read_done = [&](const StageGetFlight& f) {
-    return f.local >= 0 && stage_local_gen[static_cast<std::size_t>(f.local)] != f.gen;
+    return f.local >= 0 && staging.local_gen[static_cast<std::size_t>(f.local)] != f.gen;
   };
   while (more() || head < used) {
     // Oldest first (so local slots go to a prefix of the flight): answered
@@ -217,21 +217,21 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
         }
         continue;
       }
-      if (!pending[f.token].done || stage_local_free.empty()) break;
+      if (!am.pending[f.token].done || staging.local_free.empty()) break;
       wait_reply(f.token, "a staged get");  // answered: only checks the status
       free_token(f.token);
-      f.local = stage_local_free.back();
-      stage_local_free.pop_back();
-      f.gen = stage_local_gen[static_cast<std::size_t>(f.local)];
+      f.local = staging.local_free.back();
+      staging.local_free.pop_back();
+      f.gen = staging.local_gen[static_cast<std::size_t>(f.local)];
       OpCtx* c = ctx(OpKind::StageRead, node, nullptr, false);
       c->buf = f.local;
-      iovec iov{stage_local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot, f.len};
-      void* desc = stage_local_mr ? fi_mr_desc(stage_local_mr) : nullptr;
+      iovec iov{staging.local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot, f.len};
+      void* desc = staging.local_mr ? fi_mr_desc(staging.local_mr) : nullptr;
       fi_rma_iov rio{s.stage_addr + static_cast<uint64_t>(f.slot) * s.stage_slot, f.len, s.stage_key};
       post_rma({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, f.len});
     }
     const bool mine_in_flight = head < used;
-    if (more() && (!mine_in_flight || (s.stage_free != 0 && s.ams < s.window && ams_total < reply_bufs))) {
+    if (more() && (!mine_in_flight || (s.stage_free != 0 && s.ams < s.window && am.ams_total < am.reply_bufs))) {
       if (s.stage_free == 0) {  // held by this process's other threads
         wait_until([&] { return s.stage_free != 0; }, "a free staging slot at another node's agent");
         continue;
@@ -243,23 +243,23 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
     }
     const StageGetFlight& f = flight[head];
     if (f.local < 0) {
-      wait_until([&] { return pending[flight[head].token].done && !stage_local_free.empty(); },
+      wait_until([&] { return am.pending[flight[head].token].done && !staging.local_free.empty(); },
                  "another node's agent gathering a staged get");
     } else if (f.slot >= 0) {
       wait_until([&] { return read_done(flight[head]); }, "a read from another node's staging slot");
     } else {
-      scatter(f, stage_local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot);
-      stage_local_free.push_back(f.local);
+      scatter(f, staging.local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot);
+      staging.local_free.push_back(f.local);
       ++head;
     }
   }
 }
 
 bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
-  if (stage_from == 0) return false;
+  if (staging.from == 0) return false;
   std::size_t total = 0;
   for (const Piece& q : p) total += q.bytes;
-  if (total < stage_from || !stage_ready(node)) return false;
+  if (total < staging.from || !stage_ready(node)) return false;
   std::size_t i = 0, done = 0;
   // One piece (a contiguous accumulate): its data goes from the caller's
   // buffer as the write's second iovec, behind header and table.
@@ -291,10 +291,10 @@ bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
 }
 
 bool OfiImpl::staged_get(int node, Pieces p) {
-  if (stage_from == 0) return false;
+  if (staging.from == 0) return false;
   std::size_t total = 0;
   for (const Piece& q : p) total += q.bytes;
-  if (total < stage_from || !stage_ready(node)) return false;
+  if (total < staging.from || !stage_ready(node)) return false;
   const std::size_t slot_bytes = std::min(nodes[static_cast<std::size_t>(node)].stage_slot, cfg.stage_slot);
   std::size_t i = 0, done = 0;
   stage_in(
@@ -317,12 +317,12 @@ bool OfiImpl::staged_get(int node, Pieces p) {
 // ------------------------------------------------------------ by shape
 bool OfiImpl::stages_shape(int node, AmOp op, const StridedShape& s) {
   // (One piece is a contiguous transfer: OfiImpl::pieces and acc have it.)
-  if (stage_from == 0 || s.levels < 1 || s.levels > ofi::kStrideLevels || s.empty() || s.chunks() == 1) return false;
+  if (staging.from == 0 || s.levels < 1 || s.levels > ofi::kStrideLevels || s.empty() || s.chunks() == 1) return false;
   const auto row = static_cast<std::size_t>(s.count[0]);
   // Puts and gets of pieces too large to pack go as RMA iovec batches
   // (OfiImpl::pieces); accumulates always travel to the agent.
-  if (op != AmOp::AccStrided && row >= std::max(pack_below, stage_pieces_below)) return false;
-  if (s.bytes() < stage_from || !stage_ready(node)) return false;
+  if (op != AmOp::AccStrided && row >= std::max(pack_below, staging.pieces_below)) return false;
+  if (s.bytes() < staging.from || !stage_ready(node)) return false;
   const std::size_t cap = std::min(nodes[static_cast<std::size_t>(node)].stage_slot, cfg.stage_slot);
   return row <= cap - sizeof(AmHeader) - sizeof(ofi::StridedWire);  // a piece fits one message
 }
