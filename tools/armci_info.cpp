@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "armci_config.h"
 #include "common/knobs.hpp"
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
   }
   std::printf("provider: %s (chosen by %s)\n", d.provider.c_str(), d.how.c_str());
   int between_hosts = 0;
-  std::printf("NICs offering it (libfabric domains; the first is the one a process uses):\n");
+  std::printf("NICs offering it (libfabric domains):\n");
   for (const ofi::Nic& n : d.nics) {
     std::string fabrics;
     for (const std::string& f : n.fabrics) fabrics += (fabrics.empty() ? "" : " ") + f;
@@ -93,6 +94,27 @@ int main(int argc, char** argv) {
     if (!n.loopback) ++between_hosts;
   }
   std::printf("  %d NIC(s) between hosts\n", between_hosts);
+  std::string bad;
+  const std::vector<std::string> use = ofi::choose_nics(d, k.NICS, &bad);
+  if (!bad.empty()) std::printf("  ARMCI_NICS: %s\n", bad.c_str());
+  if (use.size() > 1) {
+    // What ARMCI_NIC_PLACEMENT=near picks for the first local ranks (a
+    // process also knows its own NUMA node, printed by ARMCI_VERBOSE=1).
+    std::vector<int> numa;
+    for (const std::string& n : use)
+      for (const ofi::Nic& x : d.nics)
+        if (x.domain == n) numa.push_back(x.numa);
+    std::string order;
+    for (const std::string& n : use) order += (order.empty() ? "" : " ") + n;
+    std::printf("  in use: %s; transfers from %s split across them (ARMCI_OFI_STRIPE_FROM)\n", order.c_str(),
+                armci::format_bytes(k.OFI_STRIPE_FROM).c_str());
+    std::string spread;
+    for (int r = 0; r < static_cast<int>(2 * use.size()); ++r)
+      spread += (r ? ", " : "") + std::to_string(r) + "->" + use[ofi::home_nic(numa, -1, r)];
+    std::printf("  a process's own traffic (ARMCI_NIC_PLACEMENT=%s): %s\n", k.NIC_PLACEMENT.c_str(),
+                k.NIC_PLACEMENT == "near" ? ("a NIC on its NUMA node where known, else by local rank: " + spread).c_str()
+                                          : "as set for every process");
+  }
 
   // One endpoint on the first domain, as the runtime opens it.
   ofi::Endpoint ep(options(k, false));

@@ -63,6 +63,10 @@ if ip netns add "$ns" 2>/dev/null; then
      echo "$two" | grep -q "^  rail1 .*10.201.2.0/24"; then
     pass "a host with two links: rail0 and rail1, 2 NICs between hosts"
   else fail "a host with two links: $(echo "$two" | tr '\n' '|')"; fi
+  # Both in use; with no NUMA known, local ranks alternate between them.
+  if echo "$two" | grep -q "^  in use: rail0 rail1;" && echo "$two" | grep -q "0->rail0, 1->rail1, 2->rail0, 3->rail1"; then
+    pass "a host with two links: both in use, local ranks spread over them"
+  else fail "a host with two links, placement: $(echo "$two" | grep -E 'in use|own traffic' | tr '\n' '|')"; fi
   ip netns del "$ns"
 else
   echo "SKIP info: cannot create a network namespace (needs root)"
