@@ -188,7 +188,10 @@ Runtime::Runtime(const InitOptions& opts) {
               memory::kMaxNics, nics.size());
       nics.resize(memory::kMaxNics);
     }
-    if (nics.size() > 1 && knobs.NIC_PLACEMENT == "near") found = transport::ofi::discover_nics(endpoint_options("discovery"), true);
+    // Where NICs sit (hwloc's I/O objects: a few hundred ms) only when a
+    // process has a near one to choose.
+    if (nics.size() > 1 && knobs.NIC_PLACEMENT == "near")
+      found = transport::ofi::discover_nics(endpoint_options("discovery"), true);
     for (const std::string& n : nics) {
       auto it = std::find_if(found.nics.begin(), found.nics.end(), [&](const auto& f) { return f.domain == n; });
       nic_numa.push_back(it == found.nics.end() ? -1 : it->numa);

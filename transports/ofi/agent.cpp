@@ -72,8 +72,7 @@ struct OfiAgentImpl {
   std::vector<std::unique_ptr<Endpoint>> rails;
   std::vector<Endpoint*> nic;
   std::vector<uint8_t> origin_nic;  // by world rank
-  std::size_t arriving = 0;         // the NIC of the message being handled
-  Endpoint& to(uint32_t origin) { return *nic[origin_nic[origin]]; }
+  Endpoint& reply_ep(uint32_t origin) { return *nic[origin_nic[origin]]; }
   void open_rails();
   bool drain_cq(std::size_t k);
   bool poll_nic(std::size_t k);  // NIC k > 0 (poll() does NIC 0 and what waits to be sent)
@@ -139,8 +138,8 @@ struct OfiAgentImpl {
   uintptr_t base() { return ctl().resv_base; }
   void post_recv(int i);
   bool poll();
-  void handle(const char* buf, std::size_t len);
-  void on_stage_data(uint64_t data);
+  void handle(const char* buf, std::size_t len, std::size_t from_nic);  // from_nic: where it came in
+  void on_stage_data(uint64_t data, std::size_t from_nic);
   // One handler per kind of transports/ofi/am_ops.def (a kind without one
   // does not compile), run only on a message am_decode accepted.  Each
   // fills r; false: it replied itself, or replies later (a queued lock).
@@ -268,7 +267,7 @@ void OfiAgentImpl::post_recv(int i) {
 
 bool OfiAgentImpl::send_now(fi_addr_t dest, const char* msg, std::size_t len) {
   ssize_t rc;
-  Endpoint& e = to(static_cast<uint32_t>(dest));
+  Endpoint& e = reply_ep(static_cast<uint32_t>(dest));
   if (len <= e.caps.inject) {
     rc = fi_inject(e.ep, msg, len, dest);
   } else {
@@ -315,7 +314,7 @@ void OfiAgentImpl::check_waiters() {
   }
 }
 
-void OfiAgentImpl::handle(const char* buf, std::size_t len) {
+void OfiAgentImpl::handle(const char* buf, std::size_t len, std::size_t from_nic) {
   using Handler = bool (OfiAgentImpl::*)(const AmView&, ReplyHeader&);
   static constexpr Handler kHandlers[kAmRequestKinds] = {nullptr,
 #define X(e, name, reply) &OfiAgentImpl::on_##name,
@@ -326,7 +325,7 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len) {
   AmView m;
   bool origin_ok = false;
   const char* why = am_decode(buf, len, lim, &m, &origin_ok);
-  if (origin_ok) origin_nic[m.h.origin] = static_cast<uint8_t>(arriving);
+  if (origin_ok) origin_nic[m.h.origin] = static_cast<uint8_t>(from_nic);
   if (why) {
     // Corrupted, or from a process of another build or job: never executed.
     // The sender, if it can be named, gets a refusal so it fails instead of
@@ -487,8 +486,8 @@ bool OfiAgentImpl::on_unlock(const AmView& m, ReplyHeader&) {
 
 bool OfiAgentImpl::on_seg_query(const AmView& m, ReplyHeader& r) {
   const AmHeader& h = m.h;
-  r.status = ENOENT;
-  const uint32_t n = ctl().nsegments.load(std::memory_order_acquire);
+  r.status = h.arg1 < nic.size() ? ENOENT : EINVAL;  // arg1: the NIC whose key is asked for
+  const uint32_t n = r.status == EINVAL ? 0 : ctl().nsegments.load(std::memory_order_acquire);
   for (uint32_t i = 0; i < n; ++i) {
     const auto& e = ctl().seg[i];
     if (h.arg0 >= base() + e.off && h.arg0 < base() + e.off + e.size) {
@@ -496,8 +495,7 @@ bool OfiAgentImpl::on_seg_query(const AmView& m, ReplyHeader& r) {
       r.value = i;
       r.a = e.off;
       r.b = e.size;
-      r.c = h.arg1 < nic.size() ? e.keys[h.arg1] : 0;
-      if (h.arg1 >= nic.size()) r.status = EINVAL;
+      r.c = e.keys[h.arg1];
     }
   }
   return true;
@@ -561,7 +559,7 @@ bool OfiAgentImpl::on_staged(const AmView& m, ReplyHeader& r) {
 // A staged write with remote CQ data: handled as the Staged notice it
 // stands for, the length read from the message's header in the slot (the
 // notice's checks and on_staged's own copy of the header still apply).
-void OfiAgentImpl::on_stage_data(uint64_t data) {
+void OfiAgentImpl::on_stage_data(uint64_t data, std::size_t from_nic) {
   const StageNotice n = stage_notice(data);
   AmHeader h{};
   h.op = static_cast<uint16_t>(AmOp::Staged);
@@ -576,7 +574,7 @@ void OfiAgentImpl::on_stage_data(uint64_t data) {
       h.arg1 = staged_length(inner);  // am_decode refuses one beyond the slot
     }
   }
-  handle(reinterpret_cast<const char*>(&h), sizeof h);
+  handle(reinterpret_cast<const char*>(&h), sizeof h, from_nic);
 }
 
 // The reverse of a staged put, for gets of many small pieces: gathered into
@@ -669,8 +667,7 @@ void OfiAgentImpl::on_push_done(PushSlot& ps, int err) {
   if (!ps.deferred.empty()) {
     const std::vector<char> next = std::move(ps.deferred);
     ps.deferred.clear();
-    arriving = origin_nic[ps.origin];
-    handle(next.data(), next.size());
+    handle(next.data(), next.size(), origin_nic[ps.origin]);
   }
 }
 
@@ -721,22 +718,20 @@ bool OfiAgentImpl::drain_cq(std::size_t k) {
         on_push_done(ps, EIO);
         continue;
       }
-      if (nic.size() > 1) fatal("node agent", "NIC %s: %s", q.caps.domain.c_str(), fi_strerror(err.err));
-      fatal("node agent", "receive failed: %s", fi_strerror(err.err));
+      fatal("node agent", "NIC %s: %s", q.caps.domain.c_str(), fi_strerror(err.err));
     }
     any = true;
-    arriving = k;  // whatever it handles came in on this NIC
     for (ssize_t i = 0; i < n; ++i) {
       // A staged write that carries its own notice; its op_context is not
       // ours (NULL with rxm, anything with shm).
       if (e[i].flags & FI_REMOTE_WRITE) {
-        if (e[i].flags & FI_REMOTE_CQ_DATA) on_stage_data(e[i].data);
+        if (e[i].flags & FI_REMOTE_CQ_DATA) on_stage_data(e[i].data, k);
         continue;
       }
       auto* c = static_cast<AgentCtx*>(e[i].op_context);
       switch (c->kind) {
         case AgentCtx::Recv:
-          handle(recv_mem.data() + static_cast<std::size_t>(c->buf) * kAmMax, e[i].len);
+          handle(recv_mem.data() + static_cast<std::size_t>(c->buf) * kAmMax, e[i].len, k);
           post_recv(c->buf);
           break;
         case AgentCtx::Send: free_send.push_back(c->buf); break;

@@ -99,16 +99,14 @@ void OfiImpl::open_rails() {
       if (e->caps.mr_local) break;
       rails.more.push_back(std::move(e));
     }
-  rails.pending.assign(rails.count(), 0);
-  rails.moved.assign(rails.count(), ofi::Rails::Clock::now());
 }
 
 // Once, before the first operation: reply receives wait on the home NIC.
 void OfiImpl::place(std::size_t home) {
   // Native atomics stay atomic only among themselves on one NIC.
-  const bool natives = std::any_of(std::begin(native.acc), std::end(native.acc), [](bool b) { return b; }) ||
-                       native.faa[0] || native.faa[1] || native.swap[0] || native.swap[1];
-  rails.home = natives || home >= rails.count() ? 0 : home;
+  rails.home = native.any() || home >= rails.count() ? 0 : home;
+  rails.pending.assign(rails.count(), 0);
+  rails.moved.assign(rails.count(), ofi::Rails::Clock::now());
   for (int i = 0; i < static_cast<int>(am.reply_bufs); ++i) post_reply_recv(i);
   // Flushed writes are complete at a fence only behind a read on their own
   // NIC: they are never split.
@@ -325,22 +323,18 @@ bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
   if (segs.find(node, addr)) return true;
   // Not exchanged with us yet: ask the node's agent (cached afterwards).
   ++stats.seg_queries;
-  uint32_t t = control_am(node, AmOp::SegQuery, 0, addr, 0, "segment query");
-  wait_reply(t, "a segment description from another node's agent");
-  const ReplyHeader r = am.pending[t].reply;
-  free_token(t);
-  if (r.status != 0) return false;
-  ofi::RemoteSegment seg{r.a, r.b, {}};
-  seg.keys[0] = r.c;
-  // Its key on every other NIC: one more question each (a segment nobody
+  // One question per NIC in use for its key there (a segment nobody
   // exchanged with us, asked once).
-  for (std::size_t k = 1; k < rails.count(); ++k) {
-    t = control_am(node, AmOp::SegQuery, 0, addr, k, "segment query");
+  ofi::RemoteSegment seg{};
+  for (std::size_t k = 0; k < rails.count(); ++k) {
+    const uint32_t t = control_am(node, AmOp::SegQuery, 0, addr, k, "segment query");
     wait_reply(t, "a segment description from another node's agent");
-    const ReplyHeader rk = am.pending[t].reply;
+    const ReplyHeader r = am.pending[t].reply;
     free_token(t);
-    if (rk.status != 0) return false;
-    seg.keys[k] = rk.c;
+    if (r.status != 0) return false;
+    seg.off = r.a;
+    seg.size = r.b;
+    seg.keys[k] = r.c;
   }
   segs.add(node, seg);
   return true;
@@ -411,8 +405,6 @@ void Ofi::connect(const std::vector<std::string>& agents, const std::vector<std:
   m.ep.insert(agents, "node agent");
   m.rails.more.resize(std::min(m.rails.more.size(), rail_agents.size()));  // as many as every node has
   for (std::size_t r = 0; r < m.rails.more.size(); ++r) m.rails.more[r]->insert(rail_agents[r], "node agent rail");
-  m.rails.pending.resize(m.rails.count());
-  m.rails.moved.resize(m.rails.count());
   m.place(home);
 }
 

@@ -44,6 +44,10 @@ struct NativeAtomics {
   std::size_t acc_count[6] = {};
   bool faa[2] = {};         // int, long
   bool swap[2] = {};
+  bool any() const {
+    for (bool b : acc) if (b) return true;
+    return faa[0] || faa[1] || swap[0] || swap[1];
+  }
   std::string describe() const;
 };
 
