@@ -6,8 +6,13 @@
 #         and the node agent's thread (inter-node accumulates,
 #         locks, heap growth) against the application thread of its process
 # Each builds in BUILDDIR/<name> (reused).  SANITIZERS=asan,tsan picks which.
+#   tests/checks/sanitizer_check.sh BUILDDIR [SRCDIR [--build-only]]
+# --build-only: build, run nothing (the suite starts this in the background
+# at low priority; see run_suite).
 build=$1
 src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+build_only=0
+[ "${3:-}" = --build-only ] && build_only=1
 jobs=$(nproc 2>/dev/null || echo 2)
 kinds=$(echo "${SANITIZERS:-asan,tsan}" | tr ',' ' ')
 
@@ -36,6 +41,7 @@ run() {
     echo "FAIL sanitizer $kind: build failed (see $dir/build.log)"
     return
   fi
+  [ $build_only = 1 ] && return
   for p in "$@"; do
     name=$(basename "$p")
     extra=
