@@ -176,9 +176,10 @@ for v in $variants; do
     esac
     continue
   fi
-  echo "PASS ga: $what in $(( $(date +%s) - t0 ))s"
+  secs=$(( $(date +%s) - t0 ))
+  echo "PASS ga: $what in ${secs}s"
   passed=$((passed + 1))
-  echo $(( $(date +%s) - t0 )) >"$bdir/.build-seconds"
+  echo "$secs" >"$bdir/.build-seconds"
   echo "$fingerprint $flags" >"$bdir/.fingerprint"
   built_variants="$built_variants $v"
 done
