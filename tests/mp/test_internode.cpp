@@ -355,7 +355,7 @@ TEST_F(Internode, PackedGetRepliesCountAsRemoteBytes) {
 }
 
 // Accumulates and packed strided puts big enough to be staged
-// (ARMCI_OFI_STAGE_FROM, 64 KiB by default): written into the agent's slots
+// (ARMCI_OFI_STAGE_FROM, 12 KiB by default): written into the agent's slots
 // by RMA, applied on its notice.  Every process sends to every process of
 // the other nodes at once, so slots are reused and notices race; the sums
 // and rows must come out exact, and the staged path must have been taken.

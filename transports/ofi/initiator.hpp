@@ -322,6 +322,10 @@ struct OfiImpl {
   void rma(Dir dir, const Target& at, const void* local, uintptr_t remote_addr, std::size_t n, Request* req);
   void rma_iov(Dir dir, const Target& at, Pieces p, std::size_t first, std::size_t count, Request* req);
   void pieces(Dir dir, const Target& at, Pieces p, Request* req);
+  // Most pieces one RMA post carries (local and remote iovec limits).
+  std::size_t pieces_per_post() const {
+    return std::min<std::size_t>({caps.iov_limit, caps.rma_iov_limit, 16});
+  }
   // One RMA post: what it moves and what it counts as.  A write counts in
   // the node's writes (stage_writes for OpKind::StageWrite), a read in its
   // reads; `bytes` go to the statistics.

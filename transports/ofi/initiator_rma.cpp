@@ -158,15 +158,17 @@ void OfiImpl::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   std::size_t total = 0;
   for (const auto& q : p) total += q.bytes;
   const std::size_t avg = total / p.size();
-  // Few-KiB pieces are packed too once the whole is big enough to stage:
-  // an iovec batch carries only a few pieces per write (perf/armci_bench
-  // --sweep --sweep-bytes 1M compares the two).
-  const bool stage = staging.from && total >= staging.from && avg < staging.pieces_below && stage_ready(node);
-  // Pieces that fit one RMA post go as one: a packed message costs the
-  // agent's wake-up on top (2 rows of 256 B across nodes on tcp;ofi_rxm:
-  // 24-28 us as one write against 31-46 us packed; from 32 rows on,
+  // Pieces that fit one RMA post go as one: a packed or staged message
+  // costs the agent's wake-up on top (2 rows of 256 B across nodes on
+  // tcp;ofi_rxm: 24-28 us as one write against 31-46 us packed; 4 rows of
+  // 4 KiB: 30 us as one write, 45 us staged; from 32 small rows on,
   // packing is 3-4x faster, perf/peer_bench puts_256 rows).
-  const std::size_t g = std::min<std::size_t>({caps.iov_limit, caps.rma_iov_limit, 16});
+  const std::size_t g = pieces_per_post();
+  // Few-KiB pieces are staged too once the whole is big enough: an iovec
+  // batch carries only a few pieces per write (perf/armci_bench --sweep
+  // --sweep-bytes 1M compares the two).
+  const bool stage = staging.from && total >= staging.from && avg < staging.pieces_below && p.size() > g &&
+                     stage_ready(node);
   if ((avg < pack_below && p.size() > g) || stage) {
     order(node, OpClass::Am);
     return pieces_am(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);

@@ -322,6 +322,8 @@ bool OfiImpl::stages_shape(int node, AmOp op, const StridedShape& s) {
   // Puts and gets of pieces too large to pack go as RMA iovec batches
   // (OfiImpl::pieces); accumulates always travel to the agent.
   if (op != AmOp::AccStrided && row >= std::max(pack_below, staging.pieces_below)) return false;
+  // So do rows that fit one RMA post (OfiImpl::pieces).
+  if (op != AmOp::AccStrided && s.chunks() <= pieces_per_post()) return false;
   if (s.bytes() < staging.from || !stage_ready(node)) return false;
   const std::size_t cap = std::min(nodes[static_cast<std::size_t>(node)].stage_slot, cfg.stage_slot);
   return row <= cap - sizeof(AmHeader) - sizeof(ofi::StridedWire);  // a piece fits one message
