@@ -3,13 +3,17 @@
 // record for record, and what it must refuse.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "armci/armci.h"
 #include "transports/ofi/am_check.hpp"
 #include "transports/ofi/batch_wire.hpp"
+#include "transports/ofi/coalesce_timer.hpp"
 #include "transports/ofi/coalescer.hpp"
 
 using namespace armci::transport;
@@ -194,7 +198,44 @@ TEST(Batch, TakesBySizeAndAggregateHandles) {
   EXPECT_FALSE(d.takes(8, false));
   EXPECT_TRUE(d.takes(8, true)) << "aggregate handles gather with coalescing off";
   EXPECT_FALSE(c.is_open(1));
-  EXPECT_EQ(c.open_since(1), 0);
-  c.mark_open(1, 42);
-  EXPECT_EQ(c.open_since(1), 42);
+  EXPECT_EQ(c.oldest_open(), 0);
+  EXPECT_EQ(c.open_count(), 0);
+  c.opened(1, 42);
+  c.opened(2, 40);
+  EXPECT_EQ(c.open_count(), 2);
+  EXPECT_EQ(c.oldest_open(), 40);
+  c.closed(2);
+  EXPECT_EQ(c.oldest_open(), 42) << "the oldest batch still open";
+  c.closed(1);
+  EXPECT_EQ(c.open_count(), 0);
+  EXPECT_EQ(c.oldest_open(), 0);
+}
+
+// The timer asks for the batches that are due, no earlier than the delay
+// after the oldest opened, and sleeps while none is open.
+TEST(Batch, TimerSendsWhatIsDueAfterTheDelay) {
+  std::atomic<int64_t> oldest{0};
+  std::atomic<int> sends{0};
+  std::atomic<int64_t> sent_at{0};
+  CoalesceTimer t;
+  constexpr int64_t kDelay = 2'000'000;  // 2 ms
+  t.start(kDelay, {.oldest_open = [&] { return oldest.load(); },
+                   .send_due = [&](int64_t) {
+                     if (oldest.exchange(0)) {
+                       sent_at = steady_ns();
+                       ++sends;
+                     }
+                     return true;
+                   }});
+  const int64_t opened = steady_ns();
+  oldest = opened;
+  t.opened(opened);
+  const int64_t give_up = opened + 5'000'000'000;
+  while (sends.load() == 0 && steady_ns() < give_up) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  EXPECT_EQ(sends.load(), 1) << "the open batch was never sent";
+  EXPECT_GE(sent_at.load(), opened + kDelay) << "sent before its delay had passed";
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(sends.load(), 1) << "sent twice";
+  t.stop();
+  EXPECT_FALSE(t.running());
 }

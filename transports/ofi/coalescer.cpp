@@ -59,10 +59,11 @@ void Batch::clear() {
 Coalescer::Coalescer(const CoalesceConfig& cfg, int nodes) : cfg_(cfg), nodes_(static_cast<std::size_t>(nodes)) {}
 
 
-bool Coalescer::any_open() const {
+int64_t Coalescer::oldest_open() const {
+  int64_t oldest = 0;
   for (const PerNode& n : nodes_)
-    if (!n.open.empty()) return true;
-  return false;
+    if (const int64_t t = n.since.load(std::memory_order_relaxed); t && (!oldest || t < oldest)) oldest = t;
+  return oldest;
 }
 
 }  // namespace armci::transport

@@ -95,11 +95,20 @@ class Coalescer {
     const Batch& b = nodes_[static_cast<std::size_t>(node)].open;
     return !b.empty() && b.opened_ns <= ns;
   }
-  bool any_open() const;
-  // When node's open batch got its first record (0: none open): written
-  // under the initiator's lock, read without it by the timer.
-  void mark_open(int node, int64_t ns) { nodes_[static_cast<std::size_t>(node)].since.store(ns, std::memory_order_relaxed); }
-  int64_t open_since(int node) const { return nodes_[static_cast<std::size_t>(node)].since.load(std::memory_order_relaxed); }
+  // How many nodes have an open batch (kept by opened/closed).
+  int open_count() const { return open_count_; }
+  // Node's open batch got its first record at ns / was taken to be sent.
+  void opened(int node, int64_t ns) {
+    nodes_[static_cast<std::size_t>(node)].since.store(ns, std::memory_order_relaxed);
+    ++open_count_;
+  }
+  void closed(int node) {
+    nodes_[static_cast<std::size_t>(node)].since.store(0, std::memory_order_relaxed);
+    --open_count_;
+  }
+  // When the oldest open batch got its first record (0: none open): safe
+  // without the initiator's lock (the coalescing timer asks it so).
+  int64_t oldest_open() const;
 
  private:
   struct PerNode {
@@ -109,6 +118,7 @@ class Coalescer {
   };
   CoalesceConfig cfg_;
   std::vector<PerNode> nodes_;
+  int open_count_ = 0;
 };
 
 }  // namespace armci::transport

@@ -390,7 +390,7 @@ void* OfiImpl::local_desc(const void* p, std::size_t len) {
 static_assert(Transport<Ofi>);
 
 Ofi::Ofi(const OfiContext& ctx) : impl_(std::make_unique<OfiImpl>(ctx)) { impl_->start_timer(); }
-Ofi::~Ofi() { impl_->stop_timer(); }
+Ofi::~Ofi() { impl_->timer.stop(); }
 std::string Ofi::address() const { return impl_->ep.name(); }
 std::vector<std::string> Ofi::rail_addresses() const {
   std::vector<std::string> v;
@@ -452,7 +452,7 @@ Target Ofi::resolve(int node, uintptr_t base, std::size_t len) {
   return t;
 }
 
-void Ofi::set_threaded(bool on) { impl_->threaded = on || impl_->timer.joinable(); }
+void Ofi::set_threaded(bool on) { impl_->threaded = on || impl_->timer.running(); }
 
 void OfiImpl::fence(int node) {
   flush_batch(node);
@@ -551,7 +551,7 @@ void Ofi::flush() {
 }
 
 bool OfiImpl::rma_in_flight() const {
-  if (open_batches || peers.sends) return true;  // progress() sends batches once due
+  if (batches.open_count() || peers.sends) return true;  // progress() sends batches once due
   for (const NodeState& s : nodes)
     if (s.writes || s.reads || s.ams || s.atomics || s.implicit || s.stage_writes) return true;
   return !am.sends_idle();  // sends not yet complete

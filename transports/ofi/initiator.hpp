@@ -17,6 +17,7 @@
 #include "common/wait.hpp"
 #include "transports/ofi/am_channel.hpp"
 #include "transports/ofi/am_protocol.hpp"
+#include "transports/ofi/coalesce_timer.hpp"
 #include "transports/ofi/coalescer.hpp"
 #include "transports/ofi/context.hpp"
 #include "transports/ofi/fabric.hpp"
@@ -278,7 +279,7 @@ struct OfiImpl {
   // batch (puts and accumulates are then locally complete; gets count in
   // req until the reply).
   Coalescer batches;
-  int open_batches = 0;  // nodes whose batch is open
+  CoalesceTimer timer;  // sends batches nobody else does
   bool aggregate(const Request* req) const;
   bool joins_batch(int node, std::size_t len, const Request* req, bool blocking) const;
   Batch& batch_for(int node, ofi::BatchKind k, std::size_t len);
@@ -291,16 +292,7 @@ struct OfiImpl {
   void flush_batches();
   int flush_aged(int64_t opened_before_ns);  // returns the batches sent
   void flush_aged();                         // those open longer than ARMCI_OFI_COALESCE_US
-  // The timer that sends batches nobody else does (initiator_coalesce.cpp).
-  std::thread timer;
-  std::atomic<uint32_t> timer_word{0};
-  std::atomic<bool> timer_ticking{false};
-  std::atomic<bool> timer_stop{false};
-  std::atomic<int64_t> timer_last_open{0};
   void start_timer();
-  void stop_timer();
-  void wake_timer();
-  void timer_main();
 
   // Process-to-process messages (initiator_msg.cpp).
   PeerMessages peers;

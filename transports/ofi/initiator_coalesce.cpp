@@ -1,9 +1,6 @@
 // Coalesced small operations (transports/ofi/coalescer.hpp): appending them
-// to a node's batch, sending the batch, and the timer that sends a batch
-// nobody else does within ARMCI_OFI_COALESCE_US.
-#include <time.h>
-
-#include <chrono>
+// to a node's batch, sending the batch, and starting the timer that sends
+// a batch nobody else does (transports/ofi/coalesce_timer.hpp).
 #include <cstring>
 
 #include "common/log.hpp"
@@ -14,19 +11,6 @@
 namespace armci::transport {
 
 using ofi::BatchKind;
-
-namespace {
-
-int64_t now_ns() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return int64_t{t.tv_sec} * 1000000000 + t.tv_nsec;
-}
-
-// A timer that found nothing to do for this long sleeps until a batch opens.
-constexpr int64_t kTimerIdleNs = 50'000'000;
-
-}  // namespace
 
 bool OfiImpl::aggregate(const Request* req) const { return req && req->aggregate; }
 
@@ -55,11 +39,9 @@ Batch& OfiImpl::batch_for(int node, BatchKind k, std::size_t len) {
   }
   if (b->empty()) {
     b->first_target = Target{.node = node};  // callers that know the allocation say so
-    b->opened_ns = now_ns();
-    batches.mark_open(node, b->opened_ns);
-    timer_last_open.store(b->opened_ns, std::memory_order_relaxed);
-    ++open_batches;
-    wake_timer();
+    b->opened_ns = steady_ns();
+    batches.opened(node, b->opened_ns);
+    timer.opened(b->opened_ns);
   }
   return *b;
 }
@@ -127,8 +109,7 @@ void OfiImpl::flush_batch(int node) {
   Batch& open = batches.open(node);
   if (open.empty()) return;
   batches.sending(node) = true;
-  --open_batches;
-  batches.mark_open(node, 0);
+  batches.closed(node);
   std::swap(open, batches.out(node));  // later appends start a new batch
   Batch& b = batches.out(node);
   if (b.count() == 1 && send_alone(node, b)) {
@@ -199,14 +180,14 @@ bool OfiImpl::send_alone(int node, Batch& b) {
 }
 
 void OfiImpl::flush_batches() {
-  if (!open_batches) return;
+  if (!batches.open_count()) return;
   for (int n = 0; n < batches.nodes(); ++n)
     if (batches.is_open(n)) flush_batch(n);
 }
 
 int OfiImpl::flush_aged(int64_t opened_before_ns) {
   int sent = 0;
-  for (int n = 0; n < batches.nodes() && open_batches; ++n)
+  for (int n = 0; n < batches.nodes() && batches.open_count(); ++n)
     if (batches.aged(n, opened_before_ns)) {
       flush_batch(n);
       ++sent;
@@ -215,70 +196,24 @@ int OfiImpl::flush_aged(int64_t opened_before_ns) {
 }
 
 void OfiImpl::flush_aged() {
-  if (open_batches) flush_aged(now_ns() - batches.config().delay_us * 1000);
+  if (batches.open_count()) flush_aged(steady_ns() - batches.config().delay_us * 1000);
 }
 
 // ---------------------------------------------------------------- timer
-// A batch nobody flushes (the process computes, or waits on its own memory)
-// still leaves within ARMCI_OFI_COALESCE_US: a thread of this process sleeps
-// until the oldest open batch is due and sends it.  It ticks only while
-// batches are being opened; after kTimerIdleNs without one it sleeps until
-// the next opens (one wake-up then, not one per batch).
-
-void OfiImpl::wake_timer() {
-  if (!timer.joinable() || timer_ticking.load(std::memory_order_relaxed)) return;
-  timer_ticking.store(true, std::memory_order_relaxed);
-  timer_word.fetch_add(1, std::memory_order_release);
-  futex_wake(&timer_word);
-}
-
 void OfiImpl::start_timer() {
   if (!batches.config().on || batches.config().delay_us <= 0 || batches.nodes() < 2) return;
-  threaded = true;  // the timer flushes under the initiator's lock
-  timer = std::thread([this] { timer_main(); });
-}
-
-void OfiImpl::stop_timer() {
-  if (!timer.joinable()) return;
-  timer_stop.store(true);
-  timer_word.fetch_add(1, std::memory_order_release);
-  futex_wake(&timer_word);
-  timer.join();
-}
-
-void OfiImpl::timer_main() {
-  const int64_t delay = batches.config().delay_us * 1000;
-  for (;;) {
-    const uint32_t seen = timer_word.load(std::memory_order_acquire);
-    if (timer_stop.load()) return;
-    if (!timer_ticking.load(std::memory_order_relaxed)) {
-      futex_wait(&timer_word, seen, 1.0);
-      continue;
-    }
-    // When the oldest open batch is due, read without the lock: most
-    // batches are sent by a call long before, and the timer then sleeps on.
-    int64_t now = now_ns(), due = now + delay;
-    for (int n = 0; n < batches.nodes(); ++n)
-      if (const int64_t t = batches.open_since(n)) due = std::min(due, t + delay);
-    if (due > now) {
-      const int64_t nap = std::max<int64_t>(due - now, 10000);
-      timespec ts{static_cast<time_t>(nap / 1000000000), static_cast<long>(nap % 1000000000)};
-      nanosleep(&ts, nullptr);
-      if (due >= now + delay && now - timer_last_open.load(std::memory_order_relaxed) > kTimerIdleNs)
-        timer_ticking.store(false, std::memory_order_relaxed);  // nothing opened for a while
-      continue;
-    }
-    // Never queue for the lock: a waiter makes every unlock of the calling
-    // thread a system call.  The lock being held means a call is under way
-    // (waits let go of it while they pause); look again a little later.
-    std::unique_lock<std::mutex> lk(mu, std::try_to_lock);
-    if (!lk.owns_lock()) {
-      timespec ts{0, 20000};
-      nanosleep(&ts, nullptr);
-      continue;
-    }
-    stats.timer_flushes += static_cast<uint64_t>(flush_aged(now_ns() - delay));
-  }
+  threaded = true;  // the timer sends under the initiator's lock
+  timer.start(batches.config().delay_us * 1000,
+              {.oldest_open = [this] { return batches.oldest_open(); },
+               .send_due =
+                   [this](int64_t before) {
+                     // Never queue for the lock: a waiter makes every unlock
+                     // of the calling thread a system call.
+                     std::unique_lock<std::mutex> lk(mu, std::try_to_lock);
+                     if (!lk.owns_lock()) return false;
+                     stats.timer_flushes += static_cast<uint64_t>(flush_aged(before));
+                     return true;
+                   }});
 }
 
 }  // namespace armci::transport
