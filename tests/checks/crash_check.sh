@@ -8,7 +8,9 @@
 #    put, get, acc, rmw, a held lock, a barrier, a GA merge: every process is
 #    gone within 30 s, a message names the dead process (ours, or the
 #    launcher's when it ends the job first), nothing is left in /dev/shm, no
-#    process is left behind.
+#    process is left behind.  Every fault meets every phase across the
+#    victims and placements of one run (faults rotate over the phases);
+#    repeated runs (CRASH_REPEAT) try each fault in each phase everywhere.
 # Each on one node and on 2 virtual nodes (and, where the victim is a node's
 # agent, that case too) and across 2 namespace hosts (tests/multihost/run;
 # root only, CRASH_HOSTS=0 leaves it out).  CRASH_REPEAT=N repeats the
@@ -49,10 +51,21 @@ if [ "${CRASH_HOSTS:-1}" = 1 ]; then
     skipped=1
   fi
 fi
-# A job across namespace hosts takes ~5 s to start: the default run kills
-# with SIGKILL there; repeated runs (check-long) try every fault.
-host_faults="kill"
-[ "$repeat" -gt 1 ] && host_faults="kill abort segv"
+# One run gives each phase one fault, a different one per victim and
+# placement (3 faults over 7 phases: each fault in every placement, each
+# phase with every fault somewhere); a job across namespace hosts takes
+# ~5 s to start, so the hosts get SIGKILL only.  Repeated runs (check-long)
+# try every fault everywhere.
+all_faults=(kill abort segv)
+faults_for() {  # faults_for WHERE PHASE_INDEX VICTIM_INDEX
+  if [ "$repeat" -gt 1 ]; then echo "${all_faults[*]}"
+  elif [ "$1" = hosts ]; then echo kill
+  else
+    local o=0
+    [ "$1" = vnodes ] && o=1
+    echo "${all_faults[$(( ($2 + $3 + o) % 3 ))]}"
+  fi
+}
 
 # Death tests: last process (3 of 4) makes the bad call.
 bad_cases=(
@@ -85,18 +98,21 @@ for r in $(seq 1 "$repeat"); do
   for where in $places; do
     victims=last
     [ "$where" != node ] && victims="last agent"
+    vi=0
     for who in $victims; do
       dead=3
       [ "$who" = agent ] && dead=2  # 4 processes on 2 nodes: 2 serves node 1
+      pi=0
       for phase in put get acc rmw lock barrier merge; do
-        faults="kill abort segv"
-        [ "$where" = hosts ] && faults=$host_faults
+        faults=$(faults_for "$where" "$pi" "$vi")
+        pi=$((pi + 1))
         for fault in $faults; do
           expect_failure "[$r] $fault of process $dead ($who) during $phase ($where)" 30 \
             "armci-ofi ERROR.*(process|rank) $dead[^0-9/]|process rank $dead with PID" \
             env CRASH_VICTIM=$who "${launch[@]}" "$where" -n 4 "$victim" crash "$fault" "$phase"
         done
       done
+      vi=$((vi + 1))
     done
   done
 done
