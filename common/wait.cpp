@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <thread>
@@ -85,10 +86,11 @@ void Backoff::pause() {
     return;
   }
   // Past the spin window: give the core away now and then (a caller that
-  // drives a network between pauses must keep doing so), and sleep once the
-  // wait gets long.
+  // drives a network between pauses must keep doing so; on a contested
+  // host after every poll, as in the window), and sleep once the wait gets
+  // long.
   if (waited < 0.01) {
-    if ((spins_ & 7) == 0) sched_yield();
+    if (spins_ % std::min(every_, 8u) == 0) sched_yield();
   } else {
     std::this_thread::sleep_for(std::chrono::microseconds(waited < 0.1 ? 50 : 1000));
   }
