@@ -204,9 +204,12 @@ TEST(Batch, TakesBySizeAndAggregateHandles) {
   c.opened(2, 40);
   EXPECT_EQ(c.open_count(), 2);
   EXPECT_EQ(c.oldest_open(), 40);
+  EXPECT_FALSE(c.aged(1, 41)) << "opened at 42";
+  EXPECT_TRUE(c.aged(1, 42));
   c.closed(2);
   EXPECT_EQ(c.oldest_open(), 42) << "the oldest batch still open";
   c.closed(1);
+  EXPECT_FALSE(c.aged(1, 100)) << "closed batches are never due";
   EXPECT_EQ(c.open_count(), 0);
   EXPECT_EQ(c.oldest_open(), 0);
 }

@@ -59,7 +59,6 @@ class Batch {
   ofi::BatchRecord first() const;
   const char* first_data() const { return buf_.data() + sizeof(ofi::BatchRecord); }
   void clear();
-  int64_t opened_ns = 0;  // when the first record came (steady clock)
   Target first_target;    // the first record's allocation (a batch of one leaves as plain RMA)
 
  private:
@@ -92,8 +91,8 @@ class Coalescer {
   int nodes() const { return static_cast<int>(nodes_.size()); }
   // Nodes whose batch has been open since before `ns`.
   bool aged(int node, int64_t ns) const {
-    const Batch& b = nodes_[static_cast<std::size_t>(node)].open;
-    return !b.empty() && b.opened_ns <= ns;
+    const int64_t t = nodes_[static_cast<std::size_t>(node)].since.load(std::memory_order_relaxed);
+    return t && t <= ns;
   }
   // How many nodes have an open batch (kept by opened/closed).
   int open_count() const { return open_count_; }

@@ -39,9 +39,9 @@ Batch& OfiImpl::batch_for(int node, BatchKind k, std::size_t len) {
   }
   if (b->empty()) {
     b->first_target = Target{.node = node};  // callers that know the allocation say so
-    b->opened_ns = steady_ns();
-    batches.opened(node, b->opened_ns);
-    timer.opened(b->opened_ns);
+    const int64_t now = steady_ns();
+    batches.opened(node, now);
+    timer.opened(now);
   }
   return *b;
 }

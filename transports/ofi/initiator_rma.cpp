@@ -167,9 +167,8 @@ void OfiImpl::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   // Few-KiB pieces are staged too once the whole is big enough: an iovec
   // batch carries only a few pieces per write (perf/armci_bench --sweep
   // --sweep-bytes 1M compares the two).
-  const bool stage = staging.from && total >= staging.from && avg < staging.pieces_below && p.size() > g &&
-                     stage_ready(node);
-  if ((avg < pack_below && p.size() > g) || stage) {
+  if (p.size() > g && (avg < pack_below || (staging.from && total >= staging.from && avg < staging.pieces_below &&
+                                              stage_ready(node)))) {
     order(node, OpClass::Am);
     return pieces_am(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);
   }
