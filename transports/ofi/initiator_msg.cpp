@@ -70,6 +70,7 @@ MsgWait OfiImpl::msg_recv(int from, uint64_t tag, void* head, std::size_t head_l
   iovec iov[2] = {{head, head_len}, {body, cap}};
   const std::size_t n = cap ? 2 : 1;
   post([&] { return fi_trecvv(peers.ep->ep, iov, nullptr, n, FI_ADDR_UNSPEC, tag, 0, &c->fi); }, -1, "fi_trecvv");
+  ++peers.recvs;
   wait_message(w, what);
   return w;
 }
@@ -115,6 +116,7 @@ void OfiImpl::msg_done(OpCtx* c, std::size_t len, bool truncated) {
     peers.free_bufs.push_back(c->msg);
     --peers.sends;
   } else {
+    --peers.recvs;
     auto* w = static_cast<MsgWait*>(c->copy_out);
     w->len = len;
     w->truncated = truncated;
