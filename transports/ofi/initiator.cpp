@@ -13,14 +13,14 @@
 namespace armci::transport {
 
 namespace {
-constexpr int kCtxInitial = 512;
+constexpr std::size_t kCtxInitial = 512;
 constexpr std::size_t kScatterInitial = 64;
 constexpr uint64_t kLocalKeyBase = uint64_t{1} << 32;  // keys of local-only registrations
 
 }  // namespace
 
 OfiImpl::OfiImpl(const OfiContext& c)
-    : cfg(c), stats(*c.stats), ep(rma_only(c.endpoint)), caps(ep.caps),
+    : cfg(c), stats(*c.stats), ep(rma_only(c.endpoint)), caps(ep.caps), contexts(kCtxInitial),
       batches(c.coalesce, static_cast<int>(c.node_leader.size())) {
   const int nnodes = static_cast<int>(cfg.node_leader.size());
   nodes.resize(static_cast<std::size_t>(nnodes));
@@ -50,11 +50,9 @@ OfiImpl::OfiImpl(const OfiContext& c)
     am.recv_mr = ep.register_memory(am.recv_mem.data(), am.recv_mem.size(), FI_RECV, kLocalKeyBase - 2);
   }
   for (int i = kAmSendBufs - 1; i >= 0; --i) am.free_send.push_back(i);
-  // Operation contexts and active-message entries made up front, so the
-  // data path allocates nothing: at most am.reply_bufs messages are ever
-  // unanswered, and contexts beyond kCtxInitial are made only at a new peak.
-  for (int i = 0; i < kCtxInitial; ++i) free_ctx.push_back(&ctx_store.emplace_back());
-  free_ctx.reserve(4 * kCtxInitial);
+  // Active-message entries made up front (like the operation contexts), so
+  // the data path allocates nothing: at most am.reply_bufs messages are ever
+  // unanswered.
   for (uint32_t t = 0; t < am.reply_bufs; ++t) {
     PendingAm& p = am.pending.emplace_back();
     p.scatter.reserve(kScatterInitial);  // a message of more pieces grows its entry once
@@ -114,29 +112,6 @@ void OfiImpl::place(std::size_t home) {
     rails.stripe_from = std::max<std::size_t>(cfg.stripe_from, 4096 * rails.count());
 }
 
-OpCtx* OfiImpl::ctx(OpKind k, int node, Request* req, bool counts_local) {
-  OpCtx* c;
-  if (free_ctx.empty()) {
-    ctx_store.emplace_back();
-    c = &ctx_store.back();
-  } else {
-    c = free_ctx.back();
-    free_ctx.pop_back();
-  }
-  std::memset(&c->fi, 0, sizeof c->fi);
-  c->kind = k;
-  c->node = node;
-  c->req = req;
-  c->counts_local = counts_local;
-  c->buf = -1;
-  c->copy_out = nullptr;
-  c->len = 0;
-  c->msg = -1;
-  c->rail = -1;
-  return c;
-}
-
-void OfiImpl::release(OpCtx* c) { free_ctx.push_back(c); }
 
 void OfiImpl::account_local(int node, Request* req) {
   if (req) ++req->pending;

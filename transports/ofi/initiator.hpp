@@ -22,6 +22,7 @@
 #include "transports/ofi/context.hpp"
 #include "transports/ofi/fabric.hpp"
 #include "transports/ofi/ofi.hpp"
+#include "transports/ofi/op_context.hpp"
 #include "transports/ofi/ordering.hpp"
 #include "transports/ofi/rails.hpp"
 #include "transports/ofi/remote_segments.hpp"
@@ -36,8 +37,6 @@ using ofi::ReplyHeader;
 // Which way an RMA moves data: put (write) or get (read).
 enum class Dir : uint8_t { Put, Get };
 
-enum class OpKind : uint8_t { Write, Read, AmSend, ReplyRecv, Atomic, StageWrite, StageRead, MsgSend, MsgRecv };
-
 // Which accumulates and Rmw the provider does natively (fi_atomicvalid at
 // start-up; only with ARMCI_OFI_ATOMICS=1).  The rest go as active messages.
 struct NativeAtomics {
@@ -50,20 +49,6 @@ struct NativeAtomics {
     return faa[0] || faa[1] || swap[0] || swap[1];
   }
   std::string describe() const;
-};
-
-// Context of one posted libfabric operation (FI_CONTEXT2 must come first).
-struct OpCtx {
-  fi_context2 fi;
-  OpKind kind;
-  int node;
-  Request* req;        // local completion goes here (nullptr: implicit)
-  bool counts_local;   // false when the source was copied (inject, bounce)
-  int buf;             // send/receive buffer index, -1 none
-  void* copy_out;      // Read through a bounce buffer: copy here at completion (MsgRecv: its MsgWait)
-  std::size_t len;
-  int msg;             // MsgSend: the copy it sends (PeerMessages::bufs)
-  int rail;            // a piece of a split transfer: its NIC (0 first), else -1
 };
 
 // A receive of a process-to-process message (initiator_msg.cpp).
@@ -154,8 +139,7 @@ struct OfiImpl {
   ofi::Caps& caps;
   std::vector<NodeState> nodes;
   ofi::RemoteSegments segs;
-  std::deque<OpCtx> ctx_store;
-  std::vector<OpCtx*> free_ctx;
+  OpContexts contexts;
   std::vector<fid_mr*> local_mrs;  // FI_MR_LOCAL: my node's segments, by index
   std::size_t inject_limit = 0;
   std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW
@@ -163,8 +147,8 @@ struct OfiImpl {
   double eagain_timeout = 60;
 
   // Plumbing (initiator.cpp)
-  OpCtx* ctx(OpKind k, int node, Request* req, bool counts_local);
-  void release(OpCtx* c);
+  OpCtx* ctx(OpKind k, int node, Request* req, bool counts_local) { return contexts.take(k, node, req, counts_local); }
+  void release(OpCtx* c) { contexts.give_back(c); }
   bool progress();  // true if something completed
   bool progress_messages();
   void wait_message(const MsgWait& w, const char* what);
