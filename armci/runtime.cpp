@@ -294,7 +294,12 @@ Runtime::Runtime(const InitOptions& opts) {
 }
 
 void Runtime::start_node_agent(std::size_t prefix) {
-  agent = std::make_unique<EventLoop>(knobs.PROGRESS_POLL_US, knobs.PROGRESS_IDLE_US, knobs.PROGRESS_YIELD);
+  EventLoop::Policy poll;
+  poll.poll_us = knobs.PROGRESS_POLL_US;
+  poll.idle_poll_us = knobs.PROGRESS_IDLE_US;
+  poll.yield_when_contested = knobs.PROGRESS_YIELD;
+  poll.contested_poll_us = knobs.PROGRESS_CONTESTED_US;
+  agent = std::make_unique<EventLoop>(poll);
   memory::HeapConfig cfg;
   cfg.backing = memory::parse_backing(knobs.SHM_BACKEND);
   cfg.segment_size = round_up(std::max<std::size_t>(knobs.SHM_SEGMENT, 1u << 20), 2u << 20);

@@ -25,12 +25,17 @@ class EventLoop {
   // Returns true if it is safe to sleep in epoll (libfabric's fi_trywait).
   using TryWait = std::function<bool()>;
 
-  // poll_us: how long to keep polling after work; idle_poll_us: how often
-  // to look when a poller cannot promise to wake the loop (fi_trywait);
-  // yield_when_contested: no polling while the machine has more runnable
-  // threads than CPUs, as `loadavg` (a CpuPressure path) counts them.
-  EventLoop(long poll_us, long idle_poll_us, bool yield_when_contested = false,
-            const char* loadavg = "/proc/loadavg");
+  struct Policy {
+    long poll_us = 0;       // how long to keep polling after work
+    long idle_poll_us = 0;  // how often to look when a poller cannot promise to wake the loop (fi_trywait)
+    // While the machine has more runnable threads than CPUs, as `loadavg` (a
+    // CpuPressure path) counts them: poll only contested_poll_us after work,
+    // yielding the core after every poll that found nothing.
+    bool yield_when_contested = false;
+    long contested_poll_us = 0;
+    const char* loadavg = "/proc/loadavg";
+  };
+  explicit EventLoop(const Policy& p);
   ~EventLoop();
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
@@ -61,7 +66,7 @@ class EventLoop {
   void drain_tasks();
   int ep_ = -1;
   int wake_fd_ = -1;
-  long poll_us_, idle_poll_us_;
+  long poll_us_, idle_poll_us_, contested_poll_us_;
   CpuPressure pressure_;
   unsigned long poll_windows_ = 0, contested_skips_ = 0, cut_windows_ = 0;
   std::map<int, FdHandler> handlers_;

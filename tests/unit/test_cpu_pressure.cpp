@@ -105,7 +105,11 @@ TEST(CpuPressure, AgentLoopLeavesOutItsWindowWhenContested) {
   for (bool contested : {true, false}) {
     LoadFile f;
     f.set(contested ? kMany : 0);
-    EventLoop loop(1000000, 0, true, f.path());
+    EventLoop::Policy policy;
+    policy.poll_us = 1000000;
+    policy.yield_when_contested = true;
+    policy.loadavg = f.path();
+    EventLoop loop(policy);
     std::atomic<long> polls{0};
     std::atomic<bool> asked_to_sleep{false};
     std::atomic<long> polls_before_sleep{-1};
@@ -133,12 +137,45 @@ TEST(CpuPressure, AgentLoopLeavesOutItsWindowWhenContested) {
   }
 }
 
+// On a contested machine ARMCI_PROGRESS_CONTESTED_US keeps the loop polling
+// (and yielding) for that long after an event, then it sleeps.
+TEST(CpuPressure, AgentLoopPollsItsContestedWindow) {
+  LoadFile f;
+  f.set(kMany);
+  EventLoop::Policy policy;
+  policy.poll_us = 60000000;
+  policy.yield_when_contested = true;
+  policy.contested_poll_us = 200000;
+  policy.loadavg = f.path();
+  EventLoop loop(policy);
+  std::atomic<long> polls{0};
+  std::atomic<bool> asked_to_sleep{false};
+  std::atomic<long> polls_before_sleep{-1};
+  loop.add_poller([&] { return polls.fetch_add(1) == 0; },
+                  [&] {
+                    if (!asked_to_sleep.exchange(true)) polls_before_sleep = polls.load();
+                    return true;
+                  });
+  const auto t0 = clock_type::now();
+  loop.start("test-agent");
+  EXPECT_TRUE(comes(asked_to_sleep, std::chrono::seconds(10))) << "kept polling past the contested window";
+  const double waited = std::chrono::duration<double>(clock_type::now() - t0).count();
+  loop.stop();
+  EXPECT_GT(polls_before_sleep.load(), 10) << "slept without polling the window: " << loop.counters();
+  EXPECT_GE(waited, 0.15) << "the window ended early: " << loop.counters();
+  EXPECT_GE(loop.contested_skips(), 1u) << loop.counters();
+}
+
 // A window opened on a quiet machine ends soon after the machine fills up,
 // not when its 60 s are over.
 TEST(CpuPressure, AgentLoopCutsItsWindowShort) {
   LoadFile f;
   f.set(0);
-  EventLoop loop(60000000, 0, true, f.path());
+  EventLoop::Policy policy;
+  policy.poll_us = 60000000;
+  policy.yield_when_contested = true;
+  policy.loadavg = f.path();
+  EventLoop loop(policy);
   std::atomic<long> polls{0};
   std::atomic<bool> asked_to_sleep{false};
   loop.add_poller([&] { return polls.fetch_add(1) == 0; }, [&] {

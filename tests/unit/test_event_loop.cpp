@@ -27,7 +27,7 @@ bool comes(const std::atomic<bool>& flag, clock_type::duration within) {
 
 // Work appears with no signal on any fd: the loop finds it by itself.
 TEST(EventLoop, WorkWithoutASignalIsFoundAfterACappedSleep) {
-  EventLoop loop(0, 0);  // no poll window: idle at once
+  EventLoop loop(EventLoop::Policy{});  // no poll window: idle at once
   std::atomic<bool> work{false}, found{false}, slept{false};
   loop.add_poller(
       [&] {
@@ -54,7 +54,7 @@ TEST(EventLoop, WorkWithoutASignalIsFoundAfterACappedSleep) {
 
 // An fd that does signal wakes the loop at once and is no missed wake-up.
 TEST(EventLoop, SignalledWorkIsNoMissedWakeup) {
-  EventLoop loop(0, 0);
+  EventLoop loop(EventLoop::Policy{});
   const int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   ASSERT_GE(fd, 0);
   std::atomic<int> handled{0};
