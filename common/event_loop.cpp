@@ -115,14 +115,14 @@ void EventLoop::run() {
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   using clock = std::chrono::steady_clock;
   auto busy_until = clock::now();
-  // The poll window after work, or none while another thread wants a core
-  // (the answer cached when the loop last went idle or checked while
-  // polling: reading it here would delay the event's own progress).
-  // On a contested machine the window is contested_poll_us, yielding after
-  // every empty poll: the next request of a busy job usually comes within
-  // tens of microseconds, and catching it there costs a yield where
-  // sleeping costs a wake-up (GA's nga-scatter.x, 4 processes on 2 virtual
-  // nodes and 2 cores: 66 -> 60 s with 30 us).
+  // The poll window after work: poll_us, or contested_poll_us while another
+  // thread wants a core (the answer cached when the loop last went idle or
+  // checked while polling: reading it here would delay the event's own
+  // progress).  A contested window yields after every empty poll: the next
+  // request of a busy job usually comes within tens of microseconds, and
+  // catching it there costs a yield where sleeping costs a wake-up (GA's
+  // nga-scatter.x, 4 processes on 2 virtual nodes and 2 cores: 66 -> 60 s
+  // with 30 us).
   bool short_window = false;
   auto window_end = [&](clock::time_point now) {
     short_window = pressure_.contested();
