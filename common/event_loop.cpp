@@ -156,9 +156,8 @@ void EventLoop::run() {
       // sockets, posted tasks) only now and then, and let a process that
       // shares our core run when there is nothing to do (at once when the
       // machine is contested).
-      if (short_window && !worked) sched_yield();
       if ((++iter & 63) != 0) {
-        if (!worked && (++idle & 63) == 0) sched_yield();
+        if (!worked && (short_window || (++idle & 63) == 0)) sched_yield();
         continue;
       }
       // A window opened on a quiet machine ends once other threads want the

@@ -51,6 +51,31 @@ bool comes(const std::atomic<bool>& flag, std::chrono::milliseconds limit) {
   return flag.load();
 }
 
+// An agent loop that reads the machine's load from f.
+EventLoop::Policy agent_policy(const LoadFile& f, long poll_us, long contested_poll_us = 0) {
+  EventLoop::Policy p;
+  p.poll_us = poll_us;
+  p.yield_when_contested = true;
+  p.contested_poll_us = contested_poll_us;
+  p.loadavg = f.path();
+  return p;
+}
+
+// A poller with one event (its first poll), then nothing; it remembers how
+// many polls came before the loop first asked to sleep.
+struct OneEvent {
+  std::atomic<long> polls{0};
+  std::atomic<bool> asked_to_sleep{false};
+  std::atomic<long> polls_before_sleep{-1};
+  void attach(EventLoop& loop) {
+    loop.add_poller([this] { return polls.fetch_add(1) == 0; },
+                    [this] {
+                      if (!asked_to_sleep.exchange(true)) polls_before_sleep = polls.load();
+                      return true;
+                    });
+  }
+};
+
 }  // namespace
 
 TEST(CpuPressure, ReadsTheRunnableCount) {
@@ -105,33 +130,23 @@ TEST(CpuPressure, AgentLoopLeavesOutItsWindowWhenContested) {
   for (bool contested : {true, false}) {
     LoadFile f;
     f.set(contested ? kMany : 0);
-    EventLoop::Policy policy;
-    policy.poll_us = 1000000;
-    policy.yield_when_contested = true;
-    policy.loadavg = f.path();
-    EventLoop loop(policy);
-    std::atomic<long> polls{0};
-    std::atomic<bool> asked_to_sleep{false};
-    std::atomic<long> polls_before_sleep{-1};
-    loop.add_poller([&] { return polls.fetch_add(1) == 0; },
-                    [&] {
-                      if (!asked_to_sleep.exchange(true)) polls_before_sleep = polls.load();
-                      return true;
-                    });
+    EventLoop loop(agent_policy(f, 1000000));
+    OneEvent e;
+    e.attach(loop);
     loop.start("test-agent");
     if (contested) {
-      EXPECT_TRUE(comes(asked_to_sleep, std::chrono::seconds(10))) << "the loop never went idle";
+      EXPECT_TRUE(comes(e.asked_to_sleep, std::chrono::seconds(10))) << "the loop never went idle";
     } else {
       const auto end = clock_type::now() + std::chrono::seconds(10);
-      while (polls.load() < 1000 && clock_type::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      while (e.polls.load() < 1000 && clock_type::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     loop.stop();
     if (contested) {
-      EXPECT_LE(polls_before_sleep.load(), 2) << "polled after the event: " << loop.counters();
+      EXPECT_LE(e.polls_before_sleep.load(), 2) << "polled after the event: " << loop.counters();
       EXPECT_GE(loop.contested_skips(), 1u) << loop.counters();
     } else {
       // Unless the 1 s window passed without the loop getting a core.
-      EXPECT_GE(polls.load(), 1000) << loop.counters();
+      EXPECT_GE(e.polls.load(), 1000) << loop.counters();
       EXPECT_EQ(loop.contested_skips(), 0u) << loop.counters();
     }
   }
@@ -142,26 +157,15 @@ TEST(CpuPressure, AgentLoopLeavesOutItsWindowWhenContested) {
 TEST(CpuPressure, AgentLoopPollsItsContestedWindow) {
   LoadFile f;
   f.set(kMany);
-  EventLoop::Policy policy;
-  policy.poll_us = 60000000;
-  policy.yield_when_contested = true;
-  policy.contested_poll_us = 200000;
-  policy.loadavg = f.path();
-  EventLoop loop(policy);
-  std::atomic<long> polls{0};
-  std::atomic<bool> asked_to_sleep{false};
-  std::atomic<long> polls_before_sleep{-1};
-  loop.add_poller([&] { return polls.fetch_add(1) == 0; },
-                  [&] {
-                    if (!asked_to_sleep.exchange(true)) polls_before_sleep = polls.load();
-                    return true;
-                  });
+  EventLoop loop(agent_policy(f, 60000000, 200000));
+  OneEvent e;
+  e.attach(loop);
   const auto t0 = clock_type::now();
   loop.start("test-agent");
-  EXPECT_TRUE(comes(asked_to_sleep, std::chrono::seconds(10))) << "kept polling past the contested window";
+  EXPECT_TRUE(comes(e.asked_to_sleep, std::chrono::seconds(10))) << "kept polling past the contested window";
   const double waited = std::chrono::duration<double>(clock_type::now() - t0).count();
   loop.stop();
-  EXPECT_GT(polls_before_sleep.load(), 10) << "slept without polling the window: " << loop.counters();
+  EXPECT_GT(e.polls_before_sleep.load(), 10) << "slept without polling the window: " << loop.counters();
   EXPECT_GE(waited, 0.15) << "the window ended early: " << loop.counters();
   EXPECT_GE(loop.contested_skips(), 1u) << loop.counters();
 }
@@ -171,23 +175,15 @@ TEST(CpuPressure, AgentLoopPollsItsContestedWindow) {
 TEST(CpuPressure, AgentLoopCutsItsWindowShort) {
   LoadFile f;
   f.set(0);
-  EventLoop::Policy policy;
-  policy.poll_us = 60000000;
-  policy.yield_when_contested = true;
-  policy.loadavg = f.path();
-  EventLoop loop(policy);
-  std::atomic<long> polls{0};
-  std::atomic<bool> asked_to_sleep{false};
-  loop.add_poller([&] { return polls.fetch_add(1) == 0; }, [&] {
-    asked_to_sleep = true;
-    return true;
-  });
+  EventLoop loop(agent_policy(f, 60000000));
+  OneEvent e;
+  e.attach(loop);
   loop.start("test-agent");
   const auto end = clock_type::now() + std::chrono::seconds(10);
-  while (polls.load() < 1000 && clock_type::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  EXPECT_FALSE(asked_to_sleep.load()) << "went idle inside its window on a quiet machine";
+  while (e.polls.load() < 1000 && clock_type::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_FALSE(e.asked_to_sleep.load()) << "went idle inside its window on a quiet machine";
   f.set(kMany);
-  EXPECT_TRUE(comes(asked_to_sleep, std::chrono::seconds(10))) << "kept polling on a contested machine";
+  EXPECT_TRUE(comes(e.asked_to_sleep, std::chrono::seconds(10))) << "kept polling on a contested machine";
   loop.stop();
   EXPECT_GE(loop.cut_windows(), 1u) << loop.counters();
 }

@@ -6,7 +6,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <deque>
 #include <type_traits>
 #include <memory>
 #include <mutex>

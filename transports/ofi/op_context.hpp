@@ -61,7 +61,6 @@ class OpContexts {
     return c;
   }
   void give_back(OpCtx* c) { free_.push_back(c); }
-  std::size_t made() const { return store_.size(); }
 
  private:
   std::deque<OpCtx> store_;
