@@ -50,15 +50,7 @@ OfiImpl::OfiImpl(const OfiContext& c)
     am.recv_mr = ep.register_memory(am.recv_mem.data(), am.recv_mem.size(), FI_RECV, kLocalKeyBase - 2);
   }
   for (int i = kAmSendBufs - 1; i >= 0; --i) am.free_send.push_back(i);
-  // Active-message entries made up front (like the operation contexts), so
-  // the data path allocates nothing: at most am.reply_bufs messages are ever
-  // unanswered.
-  for (uint32_t t = 0; t < am.reply_bufs; ++t) {
-    PendingAm& p = am.pending.emplace_back();
-    p.scatter.reserve(kScatterInitial);  // a message of more pieces grows its entry once
-    p.scatter_reqs.reserve(kScatterInitial);
-    am.free_pending.push_back(am.reply_bufs - 1 - t);
-  }
+  am.make_entries(kScatterInitial);
   if (caps.atomics) probe_atomics();
   ordering = OrderingPlan(caps, cfg.write_flush);
   am.quiet_signals = caps.has(FI_ORDER_SAS);
@@ -253,7 +245,7 @@ void OfiImpl::complete(OpCtx* c) {
       if (c->copy_out) std::memcpy(c->copy_out, am.send_buf(c->buf) + ofi::kAmMax / 2, c->len);
       break;
     case OpKind::StageWrite:
-      --s.stage_writes;
+      --s.stage.writes;
       ++staging.local_gen[static_cast<std::size_t>(c->buf)];
       staging.local_free.push_back(c->buf);
       c->buf = -1;  // a staging slot, not a send buffer
@@ -528,7 +520,7 @@ void Ofi::flush() {
 bool OfiImpl::rma_in_flight() const {
   if (batches.open_count() || peers.sends) return true;  // progress() sends batches once due
   for (const NodeState& s : nodes)
-    if (s.writes || s.reads || s.ams || s.atomics || s.implicit || s.stage_writes) return true;
+    if (s.writes || s.reads || s.ams || s.atomics || s.implicit || s.stage.writes) return true;
   return !am.sends_idle();  // sends not yet complete
 }
 

@@ -87,12 +87,7 @@ struct NodeState {
   uint32_t quiet = 0;     // quiet signals sent since the last Flush (ofi::kQuietSignal)
   bool quiet_fenced = false;  // one of them is a Signal::fenced one
   uint32_t window = 1;    // most messages its agent may not have consumed (am_budget; OfiImpl::in_window)
-  // Staging slots the node's agent lent me (initiator_stage.cpp).
-  int8_t stage = 0;        // 0 not asked yet, 1 lent, -1 none
-  uint32_t stage_free = 0;  // bit per slot: free to fill
-  uint32_t stage_writes = 0;  // writes into the slots not yet delivered
-  uint64_t stage_addr = 0, stage_key = 0;
-  std::size_t stage_slot = 0;
+  StageLease stage;  // the node agent's staging slots (initiator_stage.cpp)
   bool striped = false;  // a transfer split across NICs may still be in flight
 };
 

@@ -22,7 +22,7 @@ void OfiImpl::make_room(int node, bool quiet_signal) {
   // The first quiet signal also takes the place kept for its Flush.
   auto fits = [&] {
     return quiet_signal ? in_window(s) + (s.quiet ? 1 : 2) <= s.window
-                        : in_window(s) + 1 <= s.window && am.ams_total < am.reply_bufs;
+                        : in_window(s) + 1 <= s.window && am.reply_free();
   };
   // Other threads may add quiet signals while this one waits (the lock is
   // let go): flush them too, or nothing would ever answer for them.
@@ -45,8 +45,8 @@ uint32_t OfiImpl::new_pending(int node, AmOp op) {
 void OfiImpl::flush_quiet(int node) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
   if (!s.quiet) return;
-  if (am.ams_total >= am.reply_bufs)
-    wait_until([&] { return am.ams_total < am.reply_bufs || !s.quiet; }, "answers from a busy node agent");
+  if (!am.reply_free())
+    wait_until([&] { return am.reply_free() || !s.quiet; }, "answers from a busy node agent");
   if (!s.quiet) return;  // another thread flushed while this one waited
   // The Flush takes the place kept for it; the signals it retires stay
   // counted until its reply.
@@ -60,28 +60,8 @@ void OfiImpl::flush_quiet(int node) {
 }
 
 uint32_t OfiImpl::take_token(int node, AmOp op) {
-  NodeState& s = nodes[static_cast<std::size_t>(node)];
-  uint32_t t;
-  if (am.free_pending.empty()) {
-    t = static_cast<uint32_t>(am.pending.size());
-    am.pending.emplace_back();
-  } else {
-    t = am.free_pending.back();
-    am.free_pending.pop_back();
-  }
-  PendingAm& p = am.pending[t];
-  p.done = false;
-  p.reply = ReplyHeader{};
-  p.scatter.clear();  // capacity kept: a reused entry allocates nothing
-  p.scatter_reqs.clear();
-  p.req = nullptr;
-  p.stage_slot = -1;
-  p.retires = 0;
-  p.in_use = true;
-  p.node = node;
-  p.op = op;
-  ++s.ams;
-  ++am.ams_total;
+  const uint32_t t = am.open(node, op);
+  ++nodes[static_cast<std::size_t>(node)].ams;
   count_sent(op);
   return t;
 }
@@ -122,10 +102,7 @@ AmHeader OfiImpl::pieces_header(AmOp op, int type, const void* scale, uint32_t t
   return h;
 }
 
-void OfiImpl::free_token(uint32_t t) {
-  am.pending[t].in_use = false;
-  am.free_pending.push_back(t);
-}
+void OfiImpl::free_token(uint32_t t) { am.close(t); }
 
 void OfiImpl::send_am(int node, int buf, std::size_t len, const char* what, bool tracked) {
   void* desc = am.send_mr ? fi_mr_desc(am.send_mr) : nullptr;
@@ -161,8 +138,7 @@ void OfiImpl::on_reply(const char* buf, std::size_t len) {
 // The agent wrote a staged get's chunk into our slot; the CQ data is its
 // token.  Nothing else writes into a process's memory from outside.
 void OfiImpl::on_push(uint64_t data) {
-  if (data >= am.pending.size() || !am.pending[data].in_use || am.pending[data].done ||
-      !ofi::is_staged_get(static_cast<uint16_t>(am.pending[data].op)))
+  if (!am.waiting(data) || !ofi::is_staged_get(static_cast<uint16_t>(am.pending[data].op)))
     fatal("ARMCI", "a node agent wrote back a staged get for unknown token %llu",
           static_cast<unsigned long long>(data));
   ReplyHeader r{};
@@ -177,13 +153,12 @@ void OfiImpl::answered(const ReplyHeader& r, const char* data) {
   // reused): nothing is waiting for that refusal.
   const bool late_refusal =
       r.status != 0 && ofi::is_staged_get(r.of) &&
-      (r.token >= am.pending.size() || !am.pending[r.token].in_use || am.pending[r.token].done ||
-       static_cast<uint16_t>(am.pending[r.token].op) != r.of);
+      (!am.waiting(r.token) || static_cast<uint16_t>(am.pending[r.token].op) != r.of);
   if (late_refusal) {
     verbose(1, "a node agent refused a staged get already answered (error %d): ignored", r.status);
     return;
   }
-  if (r.token >= am.pending.size() || !am.pending[r.token].in_use) {
+  if (!am.known(r.token)) {
     if (r.token == ofi::kQuietToken)  // only a refusal answers a quiet signal
       fatal("ARMCI", "a node agent refused a signal of this process (error %d)", r.status);
     fatal("ARMCI", "reply for unknown token %llu", static_cast<unsigned long long>(r.token));
@@ -191,10 +166,9 @@ void OfiImpl::answered(const ReplyHeader& r, const char* data) {
   PendingAm& p = am.pending[r.token];
   NodeState& s = nodes[static_cast<std::size_t>(p.node)];
   p.reply = r;
-  p.done = true;
-  if (p.stage_slot >= 0) s.stage_free |= 1u << p.stage_slot;
+  am.answered(p);
+  if (p.stage_slot >= 0) s.stage.give_back(p.stage_slot);
   s.ams -= 1 + p.retires;
-  --am.ams_total;
   const ofi::AmReply kind = ofi::am_reply(p.op);
   if (r.status != 0 && kind != ofi::AmReply::Waited)
     fatal("ARMCI", "node %d's agent refused an operation (%s): error %d", p.node,

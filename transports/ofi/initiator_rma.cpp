@@ -23,7 +23,7 @@ void OfiImpl::post_rma(const RmaPost& p) {
   NodeState& s = nodes[static_cast<std::size_t>(p.node)];
   fid_ep* e = (p.nic < 0 ? own() : rails.nic(static_cast<std::size_t>(p.nic))).ep;
   if (p.dir == Dir::Put) {
-    ++(p.c->kind == OpKind::StageWrite ? s.stage_writes : s.writes);
+    ++(p.c->kind == OpKind::StageWrite ? s.stage.writes : s.writes);
     if (ordering.flush_writes && p.c->kind == OpKind::Write) ++s.unflushed;
     post([&] { return fi_writemsg(e, &msg, p.flags); }, p.node, "fi_writemsg");
   } else {

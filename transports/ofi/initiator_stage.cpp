@@ -20,8 +20,8 @@ namespace armci::transport {
 
 bool OfiImpl::stage_ready(int node) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
-  if (s.stage != 0) return s.stage > 0;
-  s.stage = -1;  // until the agent says otherwise (another thread asking meanwhile gets no)
+  if (s.stage.state != StageLease::kUnasked) return s.stage.state == StageLease::kLent;
+  s.stage.state = StageLease::kNone;  // until the agent says otherwise (another thread asking meanwhile gets no)
   uint32_t t = control_am(node, AmOp::StageQuery, 0, 0, 0, "staging query");
   wait_reply(t, "staging slots from another node's agent");
   const ReplyHeader r = am.pending[t].reply;
@@ -41,11 +41,11 @@ bool OfiImpl::stage_ready(int node) {
     staging.local_gen.assign(ofi::kStageLocal, 0);
     for (int i = static_cast<int>(ofi::kStageLocal) - 1; i >= 0; --i) staging.local_free.push_back(i);
   }
-  s.stage_addr = r.a;
-  s.stage_slot = r.b;
-  s.stage_key = r.c;
-  s.stage_free = (1u << ofi::kStageSlots) - 1;
-  s.stage = 1;
+  s.stage.addr = r.a;
+  s.stage.slot = r.b;
+  s.stage.key = r.c;
+  s.stage.free = (1u << ofi::kStageSlots) - 1;
+  s.stage.state = StageLease::kLent;
   return true;
 }
 
@@ -57,8 +57,7 @@ bool OfiImpl::stage_ready(int node) {
 template <typename More, typename Fill>
 void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
-  const std::size_t slot_bytes = std::min(s.stage_slot, cfg.stage_slot);  // what one chunk may hold
-  const std::size_t remote_slot_bytes = s.stage_slot;                   // the agent's slot stride
+  const std::size_t slot_bytes = std::min(s.stage.slot, cfg.stage_slot);  // what one chunk may hold
   struct Flight {
     int local;
     uint32_t gen;  // the local slot's completions before this write
@@ -81,26 +80,25 @@ void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
     if (staging.cq_data) return;
     if (!saw)  // this write, not a later one that reused its local slot
       wait_until([&] { return written(f); }, "a write into another node's staging slot");
-    send_header(node, f.token, AmOp::Staged, 0, static_cast<uint64_t>(f.slot) * remote_slot_bytes, f.len,
+    send_header(node, f.token, AmOp::Staged, 0, static_cast<uint64_t>(f.slot) * s.stage.slot, f.len,
                 "staged notice");
   };
   while (more()) {
     // A written chunk holds a token until announced: announce it before
     // waiting for a token only its answer would free.
-    if (head < flight.size() && (s.ams >= s.window || am.ams_total >= am.reply_bufs)) {
+    if (head < flight.size() && (s.ams >= s.window || !am.reply_free())) {
       announce_oldest();
       continue;
     }
-    if (s.stage_free == 0 || staging.local_free.empty()) {
+    if (!s.stage.has_free() || staging.local_free.empty()) {
       // Announce what is written (its reply frees a slot), or wait for a
       // reply to earlier chunks.
       if (head < flight.size()) announce_oldest();
-      else wait_until([&] { return s.stage_free != 0 && !staging.local_free.empty(); },
+      else wait_until([&] { return s.stage.has_free() && !staging.local_free.empty(); },
                       "a free staging slot at another node's agent");
       continue;
     }
-    const int slot = __builtin_ctz(s.stage_free);
-    s.stage_free &= ~(1u << slot);
+    const int slot = s.stage.take();
     const int l = staging.local_free.back();
     staging.local_free.pop_back();
     // The token last: new_pending may let go of the lock, and the slots are
@@ -116,7 +114,7 @@ void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
     void* desc[2] = {staging.local_mr ? fi_mr_desc(staging.local_mr) : nullptr,
                      k.tail ? local_desc(k.tail, k.tail_len) : nullptr};
     const std::size_t len = k.len + k.tail_len;
-    fi_rma_iov rio{s.stage_addr + static_cast<uint64_t>(slot) * remote_slot_bytes, len, s.stage_key};
+    fi_rma_iov rio{s.stage.remote(slot), len, s.stage.key};
     // With SAW or CQ data the notice is ordered behind the data: the local
     // slot is free once sent.  Without, the notice waits for delivery.
     const bool at_once = saw || staging.cq_data;
@@ -153,7 +151,7 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
     const uint32_t t = new_pending(node, op);  // last: may let go of the lock
     const int b = take_send_buf();
     AmHeader h = pieces_header(op, 0, nullptr, t);
-    h.arg0 = static_cast<uint64_t>(slot) * s.stage_slot;
+    h.arg0 = static_cast<uint64_t>(slot) * s.stage.slot;
     if (local >= 0) {
       am.pending[t].stage_slot = slot;  // free again once written back
       h.type = ofi::kStagePush;
@@ -176,17 +174,16 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
     // agent gathers into it again only once its write completed there).
     while (more() || head < used) {
       const bool mine_in_flight = head < used;
-      if (more() && s.stage_free != 0 && !staging.local_free.empty() &&
-          (!mine_in_flight || (s.ams < s.window && am.ams_total < am.reply_bufs))) {
-        const int slot = __builtin_ctz(s.stage_free);
-        s.stage_free &= ~(1u << slot);
+      if (more() && s.stage.has_free() && !staging.local_free.empty() &&
+          (!mine_in_flight || (s.ams < s.window && am.reply_free()))) {
+        const int slot = s.stage.take();
         const int l = staging.local_free.back();
         staging.local_free.pop_back();
         ask(slot, l);
         continue;
       }
       if (!mine_in_flight) {  // slots held by this process's other threads
-        wait_until([&] { return s.stage_free != 0 && !staging.local_free.empty(); },
+        wait_until([&] { return s.stage.has_free() && !staging.local_free.empty(); },
                    "a free staging slot at another node's agent");
         continue;
       }
@@ -212,7 +209,7 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
       StageGetFlight& f = flight[k];
       if (f.local >= 0) {
         if (f.slot >= 0 && read_done(f)) {
-          s.stage_free |= 1u << f.slot;
+          s.stage.give_back(f.slot);
           f.slot = -1;
         }
         continue;
@@ -227,17 +224,16 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
       c->buf = f.local;
       iovec iov{staging.local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot, f.len};
       void* desc = staging.local_mr ? fi_mr_desc(staging.local_mr) : nullptr;
-      fi_rma_iov rio{s.stage_addr + static_cast<uint64_t>(f.slot) * s.stage_slot, f.len, s.stage_key};
+      fi_rma_iov rio{s.stage.remote(f.slot), f.len, s.stage.key};
       post_rma({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, f.len});
     }
     const bool mine_in_flight = head < used;
-    if (more() && (!mine_in_flight || (s.stage_free != 0 && s.ams < s.window && am.ams_total < am.reply_bufs))) {
-      if (s.stage_free == 0) {  // held by this process's other threads
-        wait_until([&] { return s.stage_free != 0; }, "a free staging slot at another node's agent");
+    if (more() && (!mine_in_flight || (s.stage.has_free() && s.ams < s.window && am.reply_free()))) {
+      if (!s.stage.has_free()) {  // held by this process's other threads
+        wait_until([&] { return s.stage.has_free(); }, "a free staging slot at another node's agent");
         continue;
       }
-      const int slot = __builtin_ctz(s.stage_free);
-      s.stage_free &= ~(1u << slot);
+      const int slot = s.stage.take();
       ask(slot, -1);
       continue;
     }
@@ -295,7 +291,7 @@ bool OfiImpl::staged_get(int node, Pieces p) {
   std::size_t total = 0;
   for (const Piece& q : p) total += q.bytes;
   if (total < staging.from || !stage_ready(node)) return false;
-  const std::size_t slot_bytes = std::min(nodes[static_cast<std::size_t>(node)].stage_slot, cfg.stage_slot);
+  const std::size_t slot_bytes = std::min(nodes[static_cast<std::size_t>(node)].stage.slot, cfg.stage_slot);
   std::size_t i = 0, done = 0;
   stage_in(
       node, AmOp::StagedGet, [&] { return i < p.size(); },
@@ -325,7 +321,7 @@ bool OfiImpl::stages_shape(int node, AmOp op, const StridedShape& s) {
   // So do rows that fit one RMA post (OfiImpl::pieces).
   if (op != AmOp::AccStrided && s.chunks() <= pieces_per_post()) return false;
   if (s.bytes() < staging.from || !stage_ready(node)) return false;
-  const std::size_t cap = std::min(nodes[static_cast<std::size_t>(node)].stage_slot, cfg.stage_slot);
+  const std::size_t cap = std::min(nodes[static_cast<std::size_t>(node)].stage.slot, cfg.stage_slot);
   return row <= cap - sizeof(AmHeader) - sizeof(ofi::StridedWire);  // a piece fits one message
 }
 
@@ -379,7 +375,7 @@ bool OfiImpl::staged_get_shape(int node, uintptr_t src, void* dst, const Strided
   order(node, OpClass::Am);
   const auto row = static_cast<std::size_t>(s.count[0]);
   const uint64_t total = s.chunks();
-  const std::size_t slot_bytes = std::min(nodes[static_cast<std::size_t>(node)].stage_slot, cfg.stage_slot);
+  const std::size_t slot_bytes = std::min(nodes[static_cast<std::size_t>(node)].stage.slot, cfg.stage_slot);
   uint64_t next = 0;
   auto l = static_cast<char*>(dst);
   stage_in(

@@ -11,6 +11,25 @@
 
 namespace armci::transport {
 
+// The slots one node's agent lent me (StageQuery's reply): a bit per slot
+// free to fill, the slots' NIC address and key, and their stride.
+struct StageLease {
+  enum State : int8_t { kUnasked = 0, kLent = 1, kNone = -1 };
+  State state = kUnasked;
+  uint32_t free = 0;    // bit per slot
+  uint32_t writes = 0;  // writes into the slots not yet delivered
+  uint64_t addr = 0, key = 0;
+  std::size_t slot = 0;  // bytes per slot (the agent's stride)
+  bool has_free() const { return free != 0; }
+  int take() {  // the lowest free slot; has_free() must hold
+    const int i = __builtin_ctz(free);
+    free &= ~(1u << i);
+    return i;
+  }
+  void give_back(int i) { free |= 1u << i; }
+  uint64_t remote(int i) const { return addr + static_cast<uint64_t>(i) * slot; }
+};
+
 struct Staging {
   std::size_t from = 0;          // ARMCI_OFI_STAGE_FROM (0: never)
   std::size_t pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
