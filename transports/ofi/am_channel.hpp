@@ -92,7 +92,7 @@ class AmChannel {
     free_pending.push_back(t);
   }
   bool known(uint32_t t) const { return t < pending.size() && pending[t].in_use; }
-  bool waiting(uint64_t t) const { return t < pending.size() && pending[t].in_use && !pending[t].done; }
+  bool waiting(uint64_t t) const { return t < pending.size() && known(static_cast<uint32_t>(t)) && !pending[t].done; }
   bool reply_free() const { return ams_total < reply_bufs; }
 
   char* send_buf(int i) { return send_mem.data() + static_cast<std::size_t>(i) * ofi::kAmMax; }

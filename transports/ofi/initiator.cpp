@@ -297,7 +297,7 @@ bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
     const uint32_t t = control_am(node, AmOp::SegQuery, 0, addr, k, "segment query");
     wait_reply(t, "a segment description from another node's agent");
     const ReplyHeader r = am.pending[t].reply;
-    free_token(t);
+    am.close(t);
     if (r.status != 0) return false;
     seg.off = r.a;
     seg.size = r.b;

@@ -213,7 +213,6 @@ struct OfiImpl {
                    const char* what);
   // The header of an Acc/PutPieces/GetPieces message from me under token t.
   AmHeader pieces_header(AmOp op, int type, const void* scale, uint32_t t) const;
-  void free_token(uint32_t t);
   // tracked: never injected, so a completion says when it left (busy()).
   void send_am(int node, int buf, std::size_t len, const char* what, bool tracked = false);
   void wait_reply(uint32_t token, const char* what);

@@ -102,8 +102,6 @@ AmHeader OfiImpl::pieces_header(AmOp op, int type, const void* scale, uint32_t t
   return h;
 }
 
-void OfiImpl::free_token(uint32_t t) { am.close(t); }
-
 void OfiImpl::send_am(int node, int buf, std::size_t len, const char* what, bool tracked) {
   void* desc = am.send_mr ? fi_mr_desc(am.send_mr) : nullptr;
   char* p = am.send_buf(buf);
@@ -192,7 +190,7 @@ void OfiImpl::answered(const ReplyHeader& r, const char* data) {
   }
   // Nobody waits for the rest individually: fences count them.
   p.scatter.clear();
-  free_token(static_cast<uint32_t>(r.token));
+  am.close(static_cast<uint32_t>(r.token));
 }
 
 std::size_t OfiImpl::fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p, std::size_t& i,
@@ -305,7 +303,7 @@ void Ofi::rmw(const Target& at, int op, void* ploc, uintptr_t prem, long extra) 
   uint64_t old = m.am.pending[t].reply.value;
   if (op == ARMCI_FETCH_AND_ADD || op == ARMCI_SWAP) *static_cast<int*>(ploc) = static_cast<int>(old);
   else *static_cast<long*>(ploc) = static_cast<long>(old);
-  m.free_token(t);
+  m.am.close(t);
 }
 
 void Ofi::signal(int node, const Signal& s) {
@@ -349,7 +347,7 @@ void Ofi::lock(int node, uintptr_t lock_addr) {
   m.order(node, OpClass::Am);
   uint32_t t = m.control_am(node, AmOp::Lock, 0, lock_addr, 0, "ARMCI_Lock");
   m.wait_reply(t, "a mutex on another node");
-  m.free_token(t);
+  m.am.close(t);
 }
 
 bool Ofi::trylock(int node, uintptr_t lock_addr) {
@@ -359,7 +357,7 @@ bool Ofi::trylock(int node, uintptr_t lock_addr) {
   uint32_t t = m.control_am(node, AmOp::TryLock, 0, lock_addr, 0, "ARMCIX_Trylock_hdl");
   m.wait_reply(t, "the answer of a mutex on another node");
   const bool taken = m.am.pending[t].reply.value != 0;
-  m.free_token(t);
+  m.am.close(t);
   return taken;
 }
 

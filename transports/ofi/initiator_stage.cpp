@@ -25,7 +25,7 @@ bool OfiImpl::stage_ready(int node) {
   uint32_t t = control_am(node, AmOp::StageQuery, 0, 0, 0, "staging query");
   wait_reply(t, "staging slots from another node's agent");
   const ReplyHeader r = am.pending[t].reply;
-  free_token(t);
+  am.close(t);
   if (r.status != 0 || r.value < ofi::kStageSlots || r.b < 2 * ofi::kAmMax) {
     verbose(2, "staging to node %d: its agent has no slots left (status %d); large accumulates go as "
             "active messages", node, r.status);
@@ -57,7 +57,7 @@ bool OfiImpl::stage_ready(int node) {
 template <typename More, typename Fill>
 void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
   NodeState& s = nodes[static_cast<std::size_t>(node)];
-  const std::size_t slot_bytes = std::min(s.stage.slot, cfg.stage_slot);  // what one chunk may hold
+  const std::size_t slot_bytes = s.stage.chunk(cfg.stage_slot);  // what one chunk may hold
   struct Flight {
     int local;
     uint32_t gen;  // the local slot's completions before this write
@@ -80,7 +80,7 @@ void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
     if (staging.cq_data) return;
     if (!saw)  // this write, not a later one that reused its local slot
       wait_until([&] { return written(f); }, "a write into another node's staging slot");
-    send_header(node, f.token, AmOp::Staged, 0, static_cast<uint64_t>(f.slot) * s.stage.slot, f.len,
+    send_header(node, f.token, AmOp::Staged, 0, s.stage.offset(f.slot), f.len,
                 "staged notice");
   };
   while (more()) {
@@ -151,7 +151,7 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
     const uint32_t t = new_pending(node, op);  // last: may let go of the lock
     const int b = take_send_buf();
     AmHeader h = pieces_header(op, 0, nullptr, t);
-    h.arg0 = static_cast<uint64_t>(slot) * s.stage.slot;
+    h.arg0 = s.stage.offset(slot);
     if (local >= 0) {
       am.pending[t].stage_slot = slot;  // free again once written back
       h.type = ofi::kStagePush;
@@ -189,7 +189,7 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
       }
       const StageGetFlight& f = flight[head];
       wait_reply(f.token, "another node's agent writing back a staged get");
-      free_token(f.token);
+      am.close(f.token);
       stats.remote_bytes += f.len;
       ++stats.remote_ops;
       ++stats.written_back;
@@ -216,7 +216,7 @@ void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& 
       }
       if (!am.pending[f.token].done || staging.local_free.empty()) break;
       wait_reply(f.token, "a staged get");  // answered: only checks the status
-      free_token(f.token);
+      am.close(f.token);
       f.local = staging.local_free.back();
       staging.local_free.pop_back();
       f.gen = staging.local_gen[static_cast<std::size_t>(f.local)];
@@ -291,7 +291,7 @@ bool OfiImpl::staged_get(int node, Pieces p) {
   std::size_t total = 0;
   for (const Piece& q : p) total += q.bytes;
   if (total < staging.from || !stage_ready(node)) return false;
-  const std::size_t slot_bytes = std::min(nodes[static_cast<std::size_t>(node)].stage.slot, cfg.stage_slot);
+  const std::size_t slot_bytes = nodes[static_cast<std::size_t>(node)].stage.chunk(cfg.stage_slot);
   std::size_t i = 0, done = 0;
   stage_in(
       node, AmOp::StagedGet, [&] { return i < p.size(); },
@@ -321,7 +321,7 @@ bool OfiImpl::stages_shape(int node, AmOp op, const StridedShape& s) {
   // So do rows that fit one RMA post (OfiImpl::pieces).
   if (op != AmOp::AccStrided && s.chunks() <= pieces_per_post()) return false;
   if (s.bytes() < staging.from || !stage_ready(node)) return false;
-  const std::size_t cap = std::min(nodes[static_cast<std::size_t>(node)].stage.slot, cfg.stage_slot);
+  const std::size_t cap = nodes[static_cast<std::size_t>(node)].stage.chunk(cfg.stage_slot);
   return row <= cap - sizeof(AmHeader) - sizeof(ofi::StridedWire);  // a piece fits one message
 }
 
@@ -375,7 +375,7 @@ bool OfiImpl::staged_get_shape(int node, uintptr_t src, void* dst, const Strided
   order(node, OpClass::Am);
   const auto row = static_cast<std::size_t>(s.count[0]);
   const uint64_t total = s.chunks();
-  const std::size_t slot_bytes = std::min(nodes[static_cast<std::size_t>(node)].stage.slot, cfg.stage_slot);
+  const std::size_t slot_bytes = nodes[static_cast<std::size_t>(node)].stage.chunk(cfg.stage_slot);
   uint64_t next = 0;
   auto l = static_cast<char*>(dst);
   stage_in(

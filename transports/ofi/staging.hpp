@@ -5,6 +5,7 @@
 #pragma once
 #include <rdma/fabric.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -27,7 +28,10 @@ struct StageLease {
     return i;
   }
   void give_back(int i) { free |= 1u << i; }
-  uint64_t remote(int i) const { return addr + static_cast<uint64_t>(i) * slot; }
+  uint64_t offset(int i) const { return static_cast<uint64_t>(i) * slot; }  // in the agent's slot area
+  uint64_t remote(int i) const { return addr + offset(i); }
+  // What one staged chunk may hold, with local slots of `own` bytes.
+  std::size_t chunk(std::size_t own) const { return std::min(slot, own); }
 };
 
 struct Staging {
