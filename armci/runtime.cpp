@@ -40,6 +40,7 @@ transport::ofi::EndpointOptions Runtime::endpoint_options(const char* role) cons
   o.provider = knobs.OFI_PROVIDER;
   o.atomics = knobs.OFI_ATOMICS;
   o.force_mr_local = knobs.OFI_MR_LOCAL;
+  o.rxm_rx_buffers = knobs.OFI_RXM_RX_BUFFERS;
   o.role = role;
   o.tagged = std::strcmp(role, "initiator") == 0 && knobs.COLL_DIRECT;
   if (nics.size() > 1) o.domain = nics[0];  // one NIC: the provider's first, as always

@@ -6,6 +6,7 @@
 //   armci_info [--nics]   (--nics: the NIC list only, one per line)
 #include <rdma/fi_atomic.h>
 
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -27,6 +28,7 @@ ofi::EndpointOptions options(const armci::Knobs& k, bool atomics) {
   o.provider = k.OFI_PROVIDER;
   o.atomics = atomics;
   o.force_mr_local = k.OFI_MR_LOCAL;
+  o.rxm_rx_buffers = k.OFI_RXM_RX_BUFFERS;
   o.tagged = k.COLL_DIRECT;
   o.role = "armci_info";
   return o;
@@ -125,6 +127,11 @@ int main(int argc, char** argv) {
               c.inject, max_msg.c_str(), c.iov_limit, c.rma_iov_limit, c.rx_size, yes(c.cq_data).c_str());
   std::printf("  native atomics: %s (used only with ARMCI_OFI_ATOMICS=1; else the node agent applies them)\n",
               native_atomics(k).c_str());
+  if (c.provider.find("ofi_rxm") != std::string::npos) {
+    const char* rx = std::getenv("FI_OFI_RXM_MSG_RX_SIZE");
+    std::printf("  rxm receive buffers per endpoint: %s (FI_OFI_RXM_MSG_RX_SIZE; ARMCI_OFI_RXM_RX_BUFFERS sets it)\n",
+                rx ? rx : "libfabric's default");
+  }
 
   const std::size_t inject = k.OFI_INJECT ? std::min(k.OFI_INJECT, c.inject) : c.inject;
   std::printf("protocol thresholds (ARMCI_* knobs, docs/knobs.md):\n");

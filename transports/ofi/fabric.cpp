@@ -97,7 +97,19 @@ std::string Caps::describe() const {
   return o.str();
 }
 
+namespace {
+// rxm reads its parameters once, at the process's first fi_getinfo: this
+// must run before it, and has no effect if the application (or its MPI)
+// started libfabric earlier.  A user's FI_OFI_RXM_MSG_RX_SIZE wins.
+void set_rxm_defaults(const EndpointOptions& opt) {
+  if (opt.rxm_rx_buffers == 0) return;
+  const std::string n = std::to_string(opt.rxm_rx_buffers);
+  setenv("FI_OFI_RXM_MSG_RX_SIZE", n.c_str(), 0);
+}
+}  // namespace
+
 fi_info* choose_provider(const EndpointOptions& opt, std::string* how, std::string* error) {
+  set_rxm_defaults(opt);
   const char* fi_provider = std::getenv("FI_PROVIDER");
   char msg[256];
   fi_info* info = nullptr;

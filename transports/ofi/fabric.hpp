@@ -42,6 +42,7 @@ struct EndpointOptions {
   bool tagged = false;       // ask for FI_TAGGED (initiators: collectives' messages)
   std::string domain;        // this NIC (libfabric domain) only; "" = the provider's first
   const char* role = "initiator";
+  std::size_t rxm_rx_buffers = 0;  // ARMCI_OFI_RXM_RX_BUFFERS (0: libfabric's default)
 };
 
 // The provider's fi_info list (one entry per domain and fabric) as the
