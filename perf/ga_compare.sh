@@ -71,18 +71,27 @@ fingerprint=$( (md5sum "$tarball"; cd "$inst/include" && find . -type f | sort |
 . "$src/tests/ga/ga_build.sh"
 ga_source "$work" "$tarball" || { say "cannot unpack and bootstrap $tarball ($work/autoreconf.log)"; exit 1; }
 
-# runtime name -> GA configure flags.  C only: the programs here are C.
+# runtime name -> GA configure flags.  C only unless a program asked for is
+# one of GA's Fortran tests (nga-scatter.x, nga-onesided.x, ...): then every
+# runtime's GA is built with Fortran (and OpenBLAS, as the suite's GA check
+# builds it), the same for all.
 declare -A flags=([ours]="--with-armci=$inst" [mpi-ts]="--with-mpi-ts" [mpi-pr]="--with-mpi-pr")
+lang="--disable-f77"
+for p in $programs; do
+  for ext in F f m4; do
+    [ -f "$GA_SRC/global/testing/${p%.x}.$ext" ] && lang="--with-blas4=-lopenblas CFLAGS=-O2 FFLAGS=-O2"
+  done
+done
 built=()
 for rt in ours $theirs; do
   [ -n "${flags[$rt]:-}" ] || { say "unknown runtime $rt (known: ${!flags[*]})"; exit 1; }
   bdir=$work/$rt
-  want="$fingerprint ${flags[$rt]}"
+  want="$fingerprint ${flags[$rt]} $lang"
   if [ -f "$bdir/.fingerprint" ] && [ "$(cat "$bdir/.fingerprint")" = "$want" ]; then built+=("$rt"); continue; fi
-  say "building GA 5.9.2 ($rt: ${flags[$rt]}) ..."
+  say "building GA 5.9.2 ($rt: ${flags[$rt]} $lang) ..."
   t0=$(date +%s)
   # shellcheck disable=SC2086
-  if ! ga_build "$bdir" ${flags[$rt]} --disable-f77 --prefix="$bdir/inst" ||
+  if ! ga_build "$bdir" ${flags[$rt]} $lang --prefix="$bdir/inst" ||
      ! make -C "$bdir" install >"$bdir/install.log" 2>&1; then
     say "GA ($rt) failed at ${GA_FAILED:-install} (logs in $bdir)"
     [ "$rt" = ours ] && exit 1
@@ -92,7 +101,7 @@ for rt in ours $theirs; do
   gacfg=$bdir/inst/bin/ga-config
   # shellcheck disable=SC2046
   mpicc -O2 -I"$bdir/inst/include" $("$gacfg" --cflags) "$src/perf/ga_dft_kernel.c" -o "$bdir/ga_dft_kernel" \
-    $("$gacfg" --ldflags) $("$gacfg" --libs) -Wl,-rpath,"$bdir/inst/lib" -Wl,-rpath,"$inst/lib" -lm \
+    $("$gacfg" --ldflags) $("$gacfg" --libs) $("$gacfg" --flibs) -Wl,-rpath,"$bdir/inst/lib" -Wl,-rpath,"$inst/lib" -lm \
     >"$bdir/kernel.log" 2>&1 || { say "ga_dft_kernel does not build against GA ($rt) ($bdir/kernel.log)"; exit 1; }
   say "built GA ($rt) in $(( $(date +%s) - t0 )) s"
   echo "$want" >"$bdir/.fingerprint"

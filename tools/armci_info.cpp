@@ -6,8 +6,8 @@
 //   armci_info [--nics]   (--nics: the NIC list only, one per line)
 #include <rdma/fi_atomic.h>
 
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
