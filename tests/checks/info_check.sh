@@ -81,13 +81,13 @@ else fail "ARMCI_VERBOSE=1: $(echo "$v" | grep -i nic | tr '\n' '|')"; fi
 # user's FI_OFI_RXM_MSG_RX_SIZE left alone, 0 leaves libfabric's default.
 read_rx() { FI_TCP_IFACE=lo FI_LOG_LEVEL=info FI_LOG_PROV=ofi_rxm ARMCI_VNODES=2 "$@" "$b/armcirun" -n 2 "$b/tests/test_basic" 2>&1 |
   sed -n -e 's/<not set>/unset/' -e 's/.* msg_rx_size=\([^ ]*\).*/\1/p' | sort -u | tr '\n' ' '; }
-for c in "256 |" "100 |FI_OFI_RXM_MSG_RX_SIZE=100" "64 |ARMCI_OFI_RXM_RX_BUFFERS=64" "unset |ARMCI_OFI_RXM_RX_BUFFERS=0"; do
+for c in "128 |" "100 |FI_OFI_RXM_MSG_RX_SIZE=100" "64 |ARMCI_OFI_RXM_RX_BUFFERS=64" "unset |ARMCI_OFI_RXM_RX_BUFFERS=0"; do
   want=${c%%|*} set=${c#*|}
   got=$(read_rx env $set)
   if [ "$got" = "$want" ]; then pass "rxm read msg_rx_size=${want% } in both processes${set:+ with $set}"
   else fail "rxm read msg_rx_size='$got', expected '$want'${set:+ with $set}"; fi
 done
-if echo "$full" | grep -q "rxm receive buffers per endpoint: 256 "; then pass "armci_info names rxm's receive buffers"
-else fail "armci_info: no 'rxm receive buffers per endpoint: 256' in: $(echo "$full" | grep -i rxm | tr '\n' '|')"; fi
+if echo "$full" | grep -q "rxm receive buffers per endpoint: 128 "; then pass "armci_info names rxm's receive buffers"
+else fail "armci_info: no 'rxm receive buffers per endpoint: 128' in: $(echo "$full" | grep -i rxm | tr '\n' '|')"; fi
 echo "RESULT passed=$passed failed=$failed skipped=$([ -n "$two" ] && echo 0 || echo 1)"
 [ $failed -eq 0 ]

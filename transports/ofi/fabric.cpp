@@ -102,7 +102,7 @@ namespace {
 // must run before it, and has no effect if the application (or its MPI)
 // started libfabric earlier.  A user's FI_OFI_RXM_MSG_RX_SIZE wins.
 void set_rxm_defaults(const EndpointOptions& opt) {
-  if (opt.rxm_rx_buffers == 0) return;
+  if (opt.rxm_rx_buffers == 0 || std::getenv("FI_OFI_RXM_MSG_RX_SIZE")) return;
   const std::string n = std::to_string(opt.rxm_rx_buffers);
   setenv("FI_OFI_RXM_MSG_RX_SIZE", n.c_str(), 0);
 }
