@@ -79,7 +79,7 @@ declare -A flags=([ours]="--with-armci=$inst" [mpi-ts]="--with-mpi-ts" [mpi-pr]=
 lang="--disable-f77"
 for p in $programs; do
   for ext in F f m4; do
-    [ -f "$GA_SRC/global/testing/${p%.x}.$ext" ] && lang="--with-blas4=-lopenblas CFLAGS=-O2 FFLAGS=-O2"
+    [ -f "$GA_SRC/global/testing/${p%.x}.$ext" ] && lang=$GA_FORTRAN_FLAGS
   done
 done
 built=()

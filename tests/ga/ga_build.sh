@@ -8,8 +8,11 @@
 #   ga_build BDIR ARGS...     CC=mpicc configure ARGS, make, make checkprogs in
 #                             BDIR (logs there); on failure sets GA_FAILED to
 #                             the step and returns 1
+#   GA_FORTRAN_FLAGS          configure flags of a GA with Fortran, as NWChem
+#                             builds it (OpenBLAS, -O2)
 
 # shellcheck disable=SC2034  # GA_SRC and GA_FAILED are read by the caller
+GA_FORTRAN_FLAGS="--with-blas4=-lopenblas CFLAGS=-O2 FFLAGS=-O2"
 ga_source() {  # work tarball
   local work=$1 tarball=$2
   GA_SRC=$work/ga-5.9.2

@@ -146,7 +146,7 @@ built_variants=
 for v in $variants; do
   case $v in
     c) flags="--disable-f77" ;;
-    f77) flags="--with-blas4=-lopenblas CFLAGS=-O2 FFLAGS=-O2" ;;
+    f77) flags=$GA_FORTRAN_FLAGS ;;
     # GA's own code takes its internal lock around shared state (its pool
     # of non-blocking handles, global/src/nbutil.c) only when built with
     # --enable-thread-safety AND PTHREADS defined; its configure defines
