@@ -32,15 +32,17 @@ OfiImpl::OfiImpl(const OfiContext& c)
   if (cfg.inject_max) inject_limit = std::min<std::size_t>(inject_limit, cfg.inject_max);
   eagain_timeout = cfg.eagain_timeout;
   pack_below = cfg.pack_below;
-  staging.from = cfg.stage_from && cfg.stage_slot >= 2 * ofi::kAmMax ? cfg.stage_from : 0;
-  staging.pieces_below = cfg.stage_pieces_below;
+  Stager::Settings st;
+  st.from = cfg.stage_from && cfg.stage_slot >= 2 * ofi::kAmMax ? cfg.stage_from : 0;
+  st.pieces_below = cfg.stage_pieces_below;
   // A staged write that is its own notice is applied when the agent sees
   // its completion, outside the message stream: only where the provider
   // keeps writes and sends in issue order both ways (the agent then meets
   // completions in that order) does it stand in for a notice message.
-  staging.cq_data = cfg.stage_cq_data && caps.cq_data && caps.has(FI_ORDER_SAW | FI_ORDER_WAW | FI_ORDER_WAS);
+  st.cq_data = cfg.stage_cq_data && caps.cq_data && caps.has(FI_ORDER_SAW | FI_ORDER_WAW | FI_ORDER_WAS);
   // A write back announces only itself: no ordering needed.
-  staging.push = cfg.stage_cq_data && caps.cq_data;
+  st.push = cfg.stage_cq_data && caps.cq_data;
+  stager.configure(st, nodes.size());
   am.send_mem.resize(kAmSendBufs * ofi::kAmMax);
   if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) am.reply_bufs = static_cast<uint32_t>(caps.rx_size);
   am.recv_mem.resize(std::size_t{am.reply_bufs} * ofi::kAmMax);
@@ -245,14 +247,12 @@ void OfiImpl::complete(OpCtx* c) {
       if (c->copy_out) std::memcpy(c->copy_out, am.send_buf(c->buf) + ofi::kAmMax / 2, c->len);
       break;
     case OpKind::StageWrite:
-      --s.stage.writes;
-      ++staging.local_gen[static_cast<std::size_t>(c->buf)];
-      staging.local_free.push_back(c->buf);
+      stager.write_done(c->node, c->buf);
       c->buf = -1;  // a staging slot, not a send buffer
       break;
     case OpKind::StageRead:  // the staged get that posted it scatters and frees the slot
       --s.reads;
-      ++staging.local_gen[static_cast<std::size_t>(c->buf)];
+      stager.read_done(c->buf);
       c->buf = -1;
       break;
     case OpKind::AmSend:
@@ -519,8 +519,10 @@ void Ofi::flush() {
 
 bool OfiImpl::rma_in_flight() const {
   if (batches.open_count() || peers.sends) return true;  // progress() sends batches once due
-  for (const NodeState& s : nodes)
-    if (s.writes || s.reads || s.ams || s.atomics || s.implicit || s.stage.writes) return true;
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    const NodeState& s = nodes[n];
+    if (s.writes || s.reads || s.ams || s.atomics || s.implicit || stager.writing(static_cast<int>(n))) return true;
+  }
   return !am.sends_idle();  // sends not yet complete
 }
 

@@ -87,7 +87,6 @@ struct NodeState {
   uint32_t quiet = 0;     // quiet signals sent since the last Flush (ofi::kQuietSignal)
   bool quiet_fenced = false;  // one of them is a Signal::fenced one
   uint32_t window = 1;    // most messages its agent may not have consumed (am_budget; OfiImpl::in_window)
-  StageLease stage;  // the node agent's staging slots (initiator_stage.cpp)
   bool striped = false;  // a transfer split across NICs may still be in flight
 };
 
@@ -128,7 +127,7 @@ struct OfiImpl {
   // Buffers registered with ep: declared before it, so that they outlive
   // their registrations.
   AmChannel am;
-  Staging staging;
+  Stager stager{*this};  // transfers through the agents' slots (staging.hpp)
   ofi::Endpoint ep;
   ofi::Caps& caps;
   std::vector<NodeState> nodes;
@@ -231,36 +230,6 @@ struct OfiImpl {
                           std::size_t& done, std::vector<Piece>& parts,
                           std::size_t reply_cap = ofi::kReplyData);
 
-  // Staging (initiator_stage.cpp), for pieces_am: true if the op went that way.
-  bool stage_ready(int node);
-  bool staged(int node, AmOp op, int type, const void* scale, Pieces p);
-  bool staged_get(int node, Pieces p);  // complete on return
-  // Strided transfers staged by shape (messages carry a StridedWire, no
-  // piece table): op is AccStrided or PutStrided; true if staged.
-  bool stages_shape(int node, AmOp op, const StridedShape& s);
-  bool staged_shape(int node, AmOp op, int type, const void* scale, const void* src, uintptr_t dst,
-                    const StridedShape& s);
-  bool staged_get_shape(int node, uintptr_t src, void* dst, const StridedShape& s);  // complete on return
-  // The loops both kinds share (initiator_stage.cpp).
-  struct StageGetFlight {
-    uint32_t token = 0;
-    int slot = -1;     // the agent's, -1 once our read of it completed
-    int local = -1;    // ours, once the read is posted (a write back: from the request on)
-    uint32_t gen = 0;  // the local slot's completed reads before ours
-    std::size_t len = 0;
-    std::vector<Piece> parts;     // by table: where the chunk goes
-    uint64_t first = 0, pieces = 0;  // by shape: which pieces it holds
-  };
-  struct StageChunk {
-    std::size_t len;               // bytes built in the local slot
-    const void* tail = nullptr;    // then these, from the caller's buffer
-    std::size_t tail_len = 0;
-  };
-  template <typename More, typename Fill>
-  void stage_out(int node, More&& more, Fill&& fill);
-  template <typename More, typename Ask, typename Scatter>
-  void stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter);
-
   // Coalescing (initiator_coalesce.cpp): true if the operation joined a
   // batch (puts and accumulates are then locally complete; gets count in
   // req until the reply).
@@ -305,7 +274,7 @@ struct OfiImpl {
     return std::min<std::size_t>({caps.iov_limit, caps.rma_iov_limit, 16});
   }
   // One RMA post: what it moves and what it counts as.  A write counts in
-  // the node's writes (stage_writes for OpKind::StageWrite), a read in its
+  // the node's writes (the Stager's for OpKind::StageWrite), a read in its
   // reads; `bytes` go to the statistics.
   struct RmaPost {
     Dir dir;

@@ -165,7 +165,7 @@ void OfiImpl::answered(const ReplyHeader& r, const char* data) {
   NodeState& s = nodes[static_cast<std::size_t>(p.node)];
   p.reply = r;
   am.answered(p);
-  if (p.stage_slot >= 0) s.stage.give_back(p.stage_slot);
+  if (p.stage_slot >= 0) stager.answered(p.node, p.stage_slot);
   s.ams -= 1 + p.retires;
   const ofi::AmReply kind = ofi::am_reply(p.op);
   if (r.status != 0 && kind != ofi::AmReply::Waited)
@@ -243,7 +243,7 @@ std::size_t OfiImpl::fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p
 void OfiImpl::pieces_am(int node, AmOp op, int type, const void* scale,
                         Pieces p, Request* req) {
   // Big transfers go through the agent's staging slots instead.
-  if (op == AmOp::GetPieces ? staged_get(node, p) : staged(node, op, type, scale, p)) return;
+  if (op == AmOp::GetPieces ? stager.get_pieces(node, p) : stager.put_pieces(node, op, type, scale, p)) return;
   thread_local std::vector<Piece> parts;
   std::size_t i = 0, done_in_piece = 0;
   while (i < p.size()) {
@@ -278,7 +278,7 @@ void Ofi::acc(const Target& at, int optype, const void* scale, const void* src, 
 void Ofi::acc_strided(const Target& at, int optype, const void* scale, const void* src, uintptr_t dst,
                       const StridedShape& s) {
   OfiImpl::Guard g(*impl_);
-  if (!impl_->native_acc_ok(optype) && impl_->staged_shape(at.node, AmOp::AccStrided, optype, scale, src, dst, s))
+  if (!impl_->native_acc_ok(optype) && impl_->stager.put_shape(at.node, AmOp::AccStrided, optype, scale, src, dst, s))
     return;
   impl_->acc(at, optype, scale, strided_pieces(src, dst, s, true));
 }

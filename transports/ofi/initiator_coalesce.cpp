@@ -26,7 +26,7 @@ bool OfiImpl::joins_batch(int node, std::size_t len, const Request* req, bool bl
   if (!batches.takes(len, false)) return false;
   if (batches.is_open(node) || !blocking) return true;
   const NodeState& s = nodes[static_cast<std::size_t>(node)];
-  return s.writes || s.reads || s.ams || s.atomics || s.stage.writes;
+  return s.writes || s.reads || s.ams || s.atomics || stager.writing(node);
 }
 
 // The batch that takes `bytes` more of kind k for node: the open one, or a

@@ -23,7 +23,8 @@ void OfiImpl::post_rma(const RmaPost& p) {
   NodeState& s = nodes[static_cast<std::size_t>(p.node)];
   fid_ep* e = (p.nic < 0 ? own() : rails.nic(static_cast<std::size_t>(p.nic))).ep;
   if (p.dir == Dir::Put) {
-    ++(p.c->kind == OpKind::StageWrite ? s.stage.writes : s.writes);
+    if (p.c->kind == OpKind::StageWrite) stager.write_posted(p.node);
+    else ++s.writes;
     if (ordering.flush_writes && p.c->kind == OpKind::Write) ++s.unflushed;
     post([&] { return fi_writemsg(e, &msg, p.flags); }, p.node, "fi_writemsg");
   } else {
@@ -167,8 +168,7 @@ void OfiImpl::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   // Few-KiB pieces are staged too once the whole is big enough: an iovec
   // batch carries only a few pieces per write (perf/armci_bench --sweep
   // --sweep-bytes 1M compares the two).
-  if (p.size() > g && (avg < pack_below || (staging.from && total >= staging.from && avg < staging.pieces_below &&
-                                              stage_ready(node)))) {
+  if (p.size() > g && (avg < pack_below || stager.takes_pieces(node, total, avg))) {
     order(node, OpClass::Am);
     return pieces_am(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);
   }
@@ -222,13 +222,13 @@ void Ofi::get_pieces(const Target& at, Pieces p, Request* req) {
 
 void Ofi::put_strided(const Target& at, const void* src, uintptr_t dst, const StridedShape& s, Request* req) {
   OfiImpl::Guard g(*impl_);
-  if (impl_->staged_shape(at.node, AmOp::PutStrided, 0, nullptr, src, dst, s)) return;
+  if (impl_->stager.put_shape(at.node, AmOp::PutStrided, 0, nullptr, src, dst, s)) return;
   impl_->pieces(Dir::Put, at, strided_pieces(src, dst, s, true), req);
 }
 
 void Ofi::get_strided(const Target& at, uintptr_t src, void* dst, const StridedShape& s, Request* req) {
   OfiImpl::Guard g(*impl_);
-  if (impl_->staged_get_shape(at.node, src, dst, s)) return;
+  if (impl_->stager.get_shape(at.node, src, dst, s)) return;
   impl_->pieces(Dir::Get, at, strided_pieces(dst, src, s, false), req);
 }
 

@@ -18,46 +18,49 @@
 
 namespace armci::transport {
 
-bool OfiImpl::stage_ready(int node) {
-  NodeState& s = nodes[static_cast<std::size_t>(node)];
-  if (s.stage.state != StageLease::kUnasked) return s.stage.state == StageLease::kLent;
-  s.stage.state = StageLease::kNone;  // until the agent says otherwise (another thread asking meanwhile gets no)
-  uint32_t t = control_am(node, AmOp::StageQuery, 0, 0, 0, "staging query");
-  wait_reply(t, "staging slots from another node's agent");
-  const ReplyHeader r = am.pending[t].reply;
-  am.close(t);
+bool Stager::ready(int node) {
+  StageLease& s = lease(node);
+  if (s.state != StageLease::kUnasked) return s.state == StageLease::kLent;
+  s.state = StageLease::kNone;  // until the agent says otherwise (another thread asking meanwhile gets no)
+  uint32_t t = core_.control_am(node, AmOp::StageQuery, 0, 0, 0, "staging query");
+  core_.wait_reply(t, "staging slots from another node's agent");
+  const ReplyHeader r = core_.am.pending[t].reply;
+  core_.am.close(t);
   if (r.status != 0 || r.value < ofi::kStageSlots || r.b < 2 * ofi::kAmMax) {
     verbose(2, "staging to node %d: its agent has no slots left (status %d); large accumulates go as "
             "active messages", node, r.status);
     return false;
   }
-  if (staging.local.empty()) {
-    staging.local.resize(ofi::kStageLocal * cfg.stage_slot);
+  if (local_.empty()) {
+    local_.resize(ofi::kStageLocal * core_.cfg.stage_slot);
     // Agents write staged gets back into these slots (kStagePush).
-    if (caps.mr_local || staging.push)
-      staging.local_mr = own().register_memory(staging.local.data(), staging.local.size(),
-                                           FI_READ | FI_WRITE | (staging.push ? FI_REMOTE_WRITE : 0),
-                                           (uint64_t{1} << 32) - 4);
-    staging.local_gen.assign(ofi::kStageLocal, 0);
-    for (int i = static_cast<int>(ofi::kStageLocal) - 1; i >= 0; --i) staging.local_free.push_back(i);
+    if (core_.caps.mr_local || set_.push)
+      local_mr_ =
+          core_.own().register_memory(local_.data(), local_.size(),
+                                      FI_READ | FI_WRITE | (set_.push ? FI_REMOTE_WRITE : 0), (uint64_t{1} << 32) - 4);
+    local_gen_.assign(ofi::kStageLocal, 0);
+    for (int i = static_cast<int>(ofi::kStageLocal) - 1; i >= 0; --i) local_free_.push_back(i);
   }
-  s.stage.addr = r.a;
-  s.stage.slot = r.b;
-  s.stage.key = r.c;
-  s.stage.free = (1u << ofi::kStageSlots) - 1;
-  s.stage.state = StageLease::kLent;
+  s.addr = r.a;
+  s.slot = r.b;
+  s.key = r.c;
+  s.free = (1u << ofi::kStageSlots) - 1;
+  s.state = StageLease::kLent;
   return true;
 }
 
+char* Stager::local_slot(int l) { return local_.data() + static_cast<std::size_t>(l) * core_.cfg.stage_slot; }
+
 // The put side of staging, whatever names the pieces: fill(m, cap, token)
 // builds the next message into a local slot of cap bytes and returns it as
-// a StageChunk (its data may stay in the caller's buffer); called while
+// a Chunk (its data may stay in the caller's buffer); called while
 // more() holds.  Returns once no write of the call still reads the
 // caller's memory.
 template <typename More, typename Fill>
-void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
-  NodeState& s = nodes[static_cast<std::size_t>(node)];
-  const std::size_t slot_bytes = s.stage.chunk(cfg.stage_slot);  // what one chunk may hold
+void Stager::out(int node, More&& more, Fill&& fill) {
+  const NodeState& s = core_.nodes[static_cast<std::size_t>(node)];
+  StageLease& ls = lease(node);
+  const std::size_t slot_bytes = ls.chunk(core_.cfg.stage_slot);  // what one chunk may hold
   struct Flight {
     int local;
     uint32_t gen;  // the local slot's completions before this write
@@ -73,61 +76,62 @@ void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
   // With FI_ORDER_SAW the agent sees the notice only after the write's data:
   // announce at once.  Otherwise wait until the write is delivered.  With
   // remote CQ data the write announces itself.
-  const bool saw = caps.has(FI_ORDER_SAW);
-  auto written = [&](const Flight& f) { return staging.local_gen[static_cast<std::size_t>(f.local)] != f.gen; };
+  const bool saw = core_.caps.has(FI_ORDER_SAW);
+  auto written = [&](const Flight& f) { return local_gen_[static_cast<std::size_t>(f.local)] != f.gen; };
   auto announce_oldest = [&] {
     const Flight f = flight[head++];
-    if (staging.cq_data) return;
+    if (set_.cq_data) return;
     if (!saw)  // this write, not a later one that reused its local slot
-      wait_until([&] { return written(f); }, "a write into another node's staging slot");
-    send_header(node, f.token, AmOp::Staged, 0, s.stage.offset(f.slot), f.len,
-                "staged notice");
+      core_.wait_until([&] { return written(f); }, "a write into another node's staging slot");
+    core_.send_header(node, f.token, AmOp::Staged, 0, ls.offset(f.slot), f.len, "staged notice");
   };
   while (more()) {
     // A written chunk holds a token until announced: announce it before
     // waiting for a token only its answer would free.
-    if (head < flight.size() && (s.ams >= s.window || !am.reply_free())) {
+    if (head < flight.size() && (s.ams >= s.window || !core_.am.reply_free())) {
       announce_oldest();
       continue;
     }
-    if (!s.stage.has_free() || staging.local_free.empty()) {
+    if (!ls.has_free() || local_free_.empty()) {
       // Announce what is written (its reply frees a slot), or wait for a
       // reply to earlier chunks.
       if (head < flight.size()) announce_oldest();
-      else wait_until([&] { return s.stage.has_free() && !staging.local_free.empty(); },
-                      "a free staging slot at another node's agent");
+      else
+        core_.wait_until([&] { return ls.has_free() && !local_free_.empty(); },
+                         "a free staging slot at another node's agent");
       continue;
     }
-    const int slot = s.stage.take();
-    const int l = staging.local_free.back();
-    staging.local_free.pop_back();
+    const int slot = ls.take();
+    const int l = local_free_.back();
+    local_free_.pop_back();
     // The token last: new_pending may let go of the lock, and the slots are
     // already ours.
-    const uint32_t t = new_pending(node, AmOp::Staged);
-    am.pending[t].stage_slot = slot;
-    char* m = staging.local.data() + static_cast<std::size_t>(l) * cfg.stage_slot;
-    const StageChunk k = fill(m, slot_bytes, t);  // counts the bytes
-    OpCtx* c = ctx(OpKind::StageWrite, node, nullptr, false);
+    const uint32_t t = core_.new_pending(node, AmOp::Staged);
+    core_.am.pending[t].stage_slot = slot;
+    char* m = local_slot(l);
+    const Chunk k = fill(m, slot_bytes, t);  // counts the bytes
+    OpCtx* c = core_.ctx(OpKind::StageWrite, node, nullptr, false);
     c->buf = l;
-    const uint32_t gen = staging.local_gen[static_cast<std::size_t>(l)];
+    const uint32_t gen = local_gen_[static_cast<std::size_t>(l)];
     iovec iov[2] = {{m, k.len}, {const_cast<void*>(k.tail), k.tail_len}};
-    void* desc[2] = {staging.local_mr ? fi_mr_desc(staging.local_mr) : nullptr,
-                     k.tail ? local_desc(k.tail, k.tail_len) : nullptr};
+    void* desc[2] = {local_mr_ ? fi_mr_desc(local_mr_) : nullptr,
+                     k.tail ? core_.local_desc(k.tail, k.tail_len) : nullptr};
     const std::size_t len = k.len + k.tail_len;
-    fi_rma_iov rio{s.stage.remote(slot), len, s.stage.key};
+    fi_rma_iov rio{ls.remote(slot), len, ls.key};
     // With SAW or CQ data the notice is ordered behind the data: the local
     // slot is free once sent.  Without, the notice waits for delivery.
-    const bool at_once = saw || staging.cq_data;
+    const bool at_once = saw || set_.cq_data;
     uint64_t flags = (at_once ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE) | FI_COMPLETION;
-    if (staging.cq_data) flags |= FI_REMOTE_CQ_DATA;
-    post_rma({Dir::Put, node, iov, desc, k.tail ? 2u : 1u, &rio, 1, c, flags, 0,
-              ofi::stage_cq_data(static_cast<uint32_t>(cfg.me), t, static_cast<uint32_t>(slot))});
+    if (set_.cq_data) flags |= FI_REMOTE_CQ_DATA;
+    core_.post_rma({Dir::Put, node, iov, desc, k.tail ? 2u : 1u, &rio, 1, c, flags, 0,
+                    ofi::stage_cq_data(static_cast<uint32_t>(core_.cfg.me), t, static_cast<uint32_t>(slot))});
     flight.push_back({l, gen, t, slot, len, k.tail != nullptr});
     if (at_once) announce_oldest();
   }
   while (head < flight.size()) announce_oldest();
   for (const Flight& f : flight)
-    if (f.borrowed && !written(f)) wait_until([&] { return written(f); }, "a staged write from the caller's buffer");
+    if (f.borrowed && !written(f))
+      core_.wait_until([&] { return written(f); }, "a staged write from the caller's buffer");
 }
 
 // The get side: request(buf, h, f) builds the next StagedGet(Strided)
@@ -135,173 +139,179 @@ void OfiImpl::stage_out(int node, More&& more, Fill&& fill) {
 // set), notes in f what it asks for (f.len bytes) and returns its length;
 // scatter(f, data) puts a read chunk in place.
 template <typename More, typename Ask, typename Scatter>
-void OfiImpl::stage_in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter) {
-  NodeState& s = nodes[static_cast<std::size_t>(node)];
+void Stager::in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter) {
+  const NodeState& s = core_.nodes[static_cast<std::size_t>(node)];
+  StageLease& ls = lease(node);
   // Read (pull): a request holds an agent slot from its sending until its
   // read is done, and a local slot from the read's posting until its
   // scatter: the agent gathers the next chunk while this thread scatters
   // the last one.
   // Requests of this call not yet scattered, oldest first.  This thread's:
   // waiting may let go of the lock.
-  thread_local std::vector<StageGetFlight> flight;  // entries persist: their parts keep capacity
+  thread_local std::vector<GetFlight> flight;        // entries persist: their parts keep capacity
   std::size_t head = 0, used = 0;                    // used: entries this call filled
   // Sends the next request for agent slot `slot` (both slots already taken;
   // local >= 0: to be written back there).
   auto ask = [&](int slot, int local) {
-    const uint32_t t = new_pending(node, op);  // last: may let go of the lock
-    const int b = take_send_buf();
-    AmHeader h = pieces_header(op, 0, nullptr, t);
-    h.arg0 = s.stage.offset(slot);
+    const uint32_t t = core_.new_pending(node, op);  // last: may let go of the lock
+    const int b = core_.take_send_buf();
+    AmHeader h = core_.pieces_header(op, 0, nullptr, t);
+    h.arg0 = ls.offset(slot);
     if (local >= 0) {
-      am.pending[t].stage_slot = slot;  // free again once written back
+      core_.am.pending[t].stage_slot = slot;  // free again once written back
       h.type = ofi::kStagePush;
-      const std::size_t off = static_cast<std::size_t>(local) * cfg.stage_slot;
-      const ofi::PushTarget to{caps.virt_addr ? reinterpret_cast<uint64_t>(staging.local.data() + off) : off,
-                               fi_mr_key(staging.local_mr)};
+      const std::size_t off = static_cast<std::size_t>(local) * core_.cfg.stage_slot;
+      const ofi::PushTarget to{core_.caps.virt_addr ? reinterpret_cast<uint64_t>(local_.data() + off) : off,
+                               fi_mr_key(local_mr_)};
       std::memcpy(h.scale, &to, sizeof to);
     }
     if (used == flight.size()) flight.emplace_back();
-    StageGetFlight& f = flight[used++];
+    GetFlight& f = flight[used++];
     f.token = t;
     f.slot = slot;
     f.local = local;
     f.gen = 0;
-    send_am(node, b, request(am.send_buf(b), h, f), "staged get request");
+    core_.send_am(node, b, request(core_.am.send_buf(b), h, f), "staged get request");
   };
-  if (staging.push) {
+  if (set_.push) {
     // Written back: a request holds a local slot from its sending until its
     // chunk is scattered, and the agent's slot until the chunk arrives (the
     // agent gathers into it again only once its write completed there).
     while (more() || head < used) {
       const bool mine_in_flight = head < used;
-      if (more() && s.stage.has_free() && !staging.local_free.empty() &&
-          (!mine_in_flight || (s.ams < s.window && am.reply_free()))) {
-        const int slot = s.stage.take();
-        const int l = staging.local_free.back();
-        staging.local_free.pop_back();
+      if (more() && ls.has_free() && !local_free_.empty() &&
+          (!mine_in_flight || (s.ams < s.window && core_.am.reply_free()))) {
+        const int slot = ls.take();
+        const int l = local_free_.back();
+        local_free_.pop_back();
         ask(slot, l);
         continue;
       }
       if (!mine_in_flight) {  // slots held by this process's other threads
-        wait_until([&] { return s.stage.has_free() && !staging.local_free.empty(); },
-                   "a free staging slot at another node's agent");
+        core_.wait_until([&] { return ls.has_free() && !local_free_.empty(); },
+                         "a free staging slot at another node's agent");
         continue;
       }
-      const StageGetFlight& f = flight[head];
-      wait_reply(f.token, "another node's agent writing back a staged get");
-      am.close(f.token);
-      stats.remote_bytes += f.len;
-      ++stats.remote_ops;
-      ++stats.written_back;
-      scatter(f, staging.local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot);
-      staging.local_free.push_back(f.local);
+      const GetFlight& f = flight[head];
+      core_.wait_reply(f.token, "another node's agent writing back a staged get");
+      core_.am.close(f.token);
+      core_.stats.remote_bytes += f.len;
+      ++core_.stats.remote_ops;
+      ++core_.stats.written_back;
+      scatter(f, local_slot(f.local));
+      local_free_.push_back(f.local);
       ++head;
     }
     return;
   }
-  auto read_done = [&](const StageGetFlight& f) {
-    return f.local >= 0 && staging.local_gen[static_cast<std::size_t>(f.local)] != f.gen;
+  auto read_done = [&](const GetFlight& f) {
+    return f.local >= 0 && local_gen_[static_cast<std::size_t>(f.local)] != f.gen;
   };
   while (more() || head < used) {
     // Oldest first (so local slots go to a prefix of the flight): answered
     // requests get their read; completed reads give back the agent's slot.
     for (std::size_t k = head; k < used; ++k) {
-      StageGetFlight& f = flight[k];
+      GetFlight& f = flight[k];
       if (f.local >= 0) {
         if (f.slot >= 0 && read_done(f)) {
-          s.stage.give_back(f.slot);
+          ls.give_back(f.slot);
           f.slot = -1;
         }
         continue;
       }
-      if (!am.pending[f.token].done || staging.local_free.empty()) break;
-      wait_reply(f.token, "a staged get");  // answered: only checks the status
-      am.close(f.token);
-      f.local = staging.local_free.back();
-      staging.local_free.pop_back();
-      f.gen = staging.local_gen[static_cast<std::size_t>(f.local)];
-      OpCtx* c = ctx(OpKind::StageRead, node, nullptr, false);
+      if (!core_.am.pending[f.token].done || local_free_.empty()) break;
+      core_.wait_reply(f.token, "a staged get");  // answered: only checks the status
+      core_.am.close(f.token);
+      f.local = local_free_.back();
+      local_free_.pop_back();
+      f.gen = local_gen_[static_cast<std::size_t>(f.local)];
+      OpCtx* c = core_.ctx(OpKind::StageRead, node, nullptr, false);
       c->buf = f.local;
-      iovec iov{staging.local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot, f.len};
-      void* desc = staging.local_mr ? fi_mr_desc(staging.local_mr) : nullptr;
-      fi_rma_iov rio{s.stage.remote(f.slot), f.len, s.stage.key};
-      post_rma({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, f.len});
+      iovec iov{local_slot(f.local), f.len};
+      void* desc = local_mr_ ? fi_mr_desc(local_mr_) : nullptr;
+      fi_rma_iov rio{ls.remote(f.slot), f.len, ls.key};
+      core_.post_rma({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, f.len});
     }
     const bool mine_in_flight = head < used;
-    if (more() && (!mine_in_flight || (s.stage.has_free() && s.ams < s.window && am.reply_free()))) {
-      if (!s.stage.has_free()) {  // held by this process's other threads
-        wait_until([&] { return s.stage.has_free(); }, "a free staging slot at another node's agent");
+    if (more() && (!mine_in_flight || (ls.has_free() && s.ams < s.window && core_.am.reply_free()))) {
+      if (!ls.has_free()) {  // held by this process's other threads
+        core_.wait_until([&] { return ls.has_free(); }, "a free staging slot at another node's agent");
         continue;
       }
-      const int slot = s.stage.take();
+      const int slot = ls.take();
       ask(slot, -1);
       continue;
     }
-    const StageGetFlight& f = flight[head];
+    const GetFlight& f = flight[head];
     if (f.local < 0) {
-      wait_until([&] { return am.pending[flight[head].token].done && !staging.local_free.empty(); },
-                 "another node's agent gathering a staged get");
+      core_.wait_until([&] { return core_.am.pending[flight[head].token].done && !local_free_.empty(); },
+                       "another node's agent gathering a staged get");
     } else if (f.slot >= 0) {
-      wait_until([&] { return read_done(flight[head]); }, "a read from another node's staging slot");
+      core_.wait_until([&] { return read_done(flight[head]); }, "a read from another node's staging slot");
     } else {
-      scatter(f, staging.local.data() + static_cast<std::size_t>(f.local) * cfg.stage_slot);
-      staging.local_free.push_back(f.local);
+      scatter(f, local_slot(f.local));
+      local_free_.push_back(f.local);
       ++head;
     }
   }
 }
 
-bool OfiImpl::staged(int node, AmOp op, int type, const void* scale, Pieces p) {
-  if (staging.from == 0) return false;
+bool Stager::put_pieces(int node, AmOp op, int type, const void* scale, Pieces p) {
+  if (set_.from == 0) return false;
   std::size_t total = 0;
   for (const Piece& q : p) total += q.bytes;
-  if (total < staging.from || !stage_ready(node)) return false;
+  if (total < set_.from || !ready(node)) return false;
   std::size_t i = 0, done = 0;
   // One piece (a contiguous accumulate): its data goes from the caller's
   // buffer as the write's second iovec, behind header and table.
-  if (p.size() == 1 && caps.iov_limit >= 2 && (!caps.mr_local || local_desc(p[0].local, p[0].bytes))) {
+  if (p.size() == 1 && core_.caps.iov_limit >= 2 &&
+      (!core_.caps.mr_local || core_.local_desc(p[0].local, p[0].bytes))) {
     const Piece& q = p[0];
     const std::size_t es = op == AmOp::Acc ? acc_elem_size(type) : 1;
-    stage_out(node, [&] { return done < q.bytes; }, [&](char* m, std::size_t cap, uint32_t t) {
-      AmHeader h = pieces_header(op, type, scale, t);
-      std::size_t take = std::min(q.bytes - done, cap - sizeof h - sizeof(ofi::PieceWire));
-      take -= take % es;
-      const ofi::PieceWire w{q.remote + done, take};
-      h.npieces = 1;
-      h.payload = static_cast<uint32_t>(take);
-      std::memcpy(m, &h, sizeof h);
-      std::memcpy(m + sizeof h, &w, sizeof w);
-      const StageChunk k{sizeof h + sizeof w, static_cast<const char*>(q.local) + done, take};
-      done += take;
-      stats.remote_bytes += take;
-      return k;
-    });
+    out(
+        node, [&] { return done < q.bytes; },
+        [&](char* m, std::size_t cap, uint32_t t) {
+          AmHeader h = core_.pieces_header(op, type, scale, t);
+          std::size_t take = std::min(q.bytes - done, cap - sizeof h - sizeof(ofi::PieceWire));
+          take -= take % es;
+          const ofi::PieceWire w{q.remote + done, take};
+          h.npieces = 1;
+          h.payload = static_cast<uint32_t>(take);
+          std::memcpy(m, &h, sizeof h);
+          std::memcpy(m + sizeof h, &w, sizeof w);
+          const Chunk k{sizeof h + sizeof w, static_cast<const char*>(q.local) + done, take};
+          done += take;
+          core_.stats.remote_bytes += take;
+          return k;
+        });
     return true;
   }
   thread_local std::vector<Piece> parts;
-  stage_out(node, [&] { return i < p.size(); }, [&](char* m, std::size_t cap, uint32_t t) {
-    AmHeader h = pieces_header(op, type, scale, t);
-    return StageChunk{fill_pieces(m, cap, h, p, i, done, parts)};
-  });
+  out(
+      node, [&] { return i < p.size(); },
+      [&](char* m, std::size_t cap, uint32_t t) {
+        AmHeader h = core_.pieces_header(op, type, scale, t);
+        return Chunk{core_.fill_pieces(m, cap, h, p, i, done, parts)};
+      });
   return true;
 }
 
-bool OfiImpl::staged_get(int node, Pieces p) {
-  if (staging.from == 0) return false;
+bool Stager::get_pieces(int node, Pieces p) {
+  if (set_.from == 0) return false;
   std::size_t total = 0;
   for (const Piece& q : p) total += q.bytes;
-  if (total < staging.from || !stage_ready(node)) return false;
-  const std::size_t slot_bytes = nodes[static_cast<std::size_t>(node)].stage.chunk(cfg.stage_slot);
+  if (total < set_.from || !ready(node)) return false;
+  const std::size_t slot_bytes = lease(node).chunk(core_.cfg.stage_slot);
   std::size_t i = 0, done = 0;
-  stage_in(
+  in(
       node, AmOp::StagedGet, [&] { return i < p.size(); },
-      [&](char* buf, AmHeader& h, StageGetFlight& f) {
-        const std::size_t len = fill_pieces(buf, ofi::kAmMax, h, p, i, done, f.parts, slot_bytes);
+      [&](char* buf, AmHeader& h, GetFlight& f) {
+        const std::size_t len = core_.fill_pieces(buf, ofi::kAmMax, h, p, i, done, f.parts, slot_bytes);
         f.len = 0;
         for (const Piece& q : f.parts) f.len += q.bytes;
         return len;
       },
-      [&](const StageGetFlight& f, const char* d) {
+      [&](const GetFlight& f, const char* d) {
         for (const Piece& q : f.parts) {
           std::memcpy(const_cast<void*>(q.local), d, q.bytes);
           d += q.bytes;
@@ -311,17 +321,17 @@ bool OfiImpl::staged_get(int node, Pieces p) {
 }
 
 // ------------------------------------------------------------ by shape
-bool OfiImpl::stages_shape(int node, AmOp op, const StridedShape& s) {
+bool Stager::takes_shape(int node, AmOp op, const StridedShape& s) {
   // (One piece is a contiguous transfer: OfiImpl::pieces and acc have it.)
-  if (staging.from == 0 || s.levels < 1 || s.levels > ofi::kStrideLevels || s.empty() || s.chunks() == 1) return false;
+  if (set_.from == 0 || s.levels < 1 || s.levels > ofi::kStrideLevels || s.empty() || s.chunks() == 1) return false;
   const auto row = static_cast<std::size_t>(s.count[0]);
   // Puts and gets of pieces too large to pack go as RMA iovec batches
   // (OfiImpl::pieces); accumulates always travel to the agent.
-  if (op != AmOp::AccStrided && row >= std::max(pack_below, staging.pieces_below)) return false;
+  if (op != AmOp::AccStrided && row >= std::max(core_.pack_below, set_.pieces_below)) return false;
   // So do rows that fit one RMA post (OfiImpl::pieces).
-  if (op != AmOp::AccStrided && s.chunks() <= pieces_per_post()) return false;
-  if (s.bytes() < staging.from || !stage_ready(node)) return false;
-  const std::size_t cap = nodes[static_cast<std::size_t>(node)].stage.chunk(cfg.stage_slot);
+  if (op != AmOp::AccStrided && s.chunks() <= core_.pieces_per_post()) return false;
+  if (s.bytes() < set_.from || !ready(node)) return false;
+  const std::size_t cap = lease(node).chunk(core_.cfg.stage_slot);
   return row <= cap - sizeof(AmHeader) - sizeof(ofi::StridedWire);  // a piece fits one message
 }
 
@@ -344,43 +354,45 @@ uint64_t pieces_fitting(std::size_t cap, std::size_t used, std::size_t row, uint
 }
 }  // namespace
 
-bool OfiImpl::staged_shape(int node, AmOp op, int type, const void* scale, const void* src, uintptr_t dst,
-                           const StridedShape& s) {
-  if (!stages_shape(node, op, s)) return false;
-  order(node, OpClass::Am);
+bool Stager::put_shape(int node, AmOp op, int type, const void* scale, const void* src, uintptr_t dst,
+                       const StridedShape& s) {
+  if (!takes_shape(node, op, s)) return false;
+  core_.order(node, OpClass::Am);
   const auto row = static_cast<std::size_t>(s.count[0]);
   const uint64_t total = s.chunks();
   uint64_t next = 0;
   auto l = static_cast<const char*>(src);
-  stage_out(node, [&] { return next < total; }, [&](char* m, std::size_t cap, uint32_t t) {
-    AmHeader h = pieces_header(op, type, scale, t);
-    const std::size_t head = sizeof h + sizeof(ofi::StridedWire);
-    const uint64_t n = pieces_fitting(cap, head, row, total - next);
-    const ofi::StridedWire w = shape_wire(s, dst, s.dst_stride, next, n);
-    h.payload = static_cast<uint32_t>(n * row);
-    std::memcpy(m, &h, sizeof h);
-    std::memcpy(m + sizeof h, &w, sizeof w);
-    gather_side(s.levels, s.count, s.src_stride, next, n, l, m + head, row);
-    next += n;
-    stats.remote_bytes += h.payload;
-    ++stats.am_by_op[static_cast<int>(op)];  // staged messages named by shape, by kind
-    return StageChunk{head + h.payload};
-  });
+  out(
+      node, [&] { return next < total; },
+      [&](char* m, std::size_t cap, uint32_t t) {
+        AmHeader h = core_.pieces_header(op, type, scale, t);
+        const std::size_t head = sizeof h + sizeof(ofi::StridedWire);
+        const uint64_t n = pieces_fitting(cap, head, row, total - next);
+        const ofi::StridedWire w = shape_wire(s, dst, s.dst_stride, next, n);
+        h.payload = static_cast<uint32_t>(n * row);
+        std::memcpy(m, &h, sizeof h);
+        std::memcpy(m + sizeof h, &w, sizeof w);
+        gather_side(s.levels, s.count, s.src_stride, next, n, l, m + head, row);
+        next += n;
+        core_.stats.remote_bytes += h.payload;
+        ++core_.stats.am_by_op[static_cast<int>(op)];  // staged messages named by shape, by kind
+        return Chunk{head + h.payload};
+      });
   return true;
 }
 
-bool OfiImpl::staged_get_shape(int node, uintptr_t src, void* dst, const StridedShape& s) {
+bool Stager::get_shape(int node, uintptr_t src, void* dst, const StridedShape& s) {
   // For a get the remote side is the source: s.src_stride walks it.
-  if (!stages_shape(node, AmOp::StagedGetStrided, s)) return false;
-  order(node, OpClass::Am);
+  if (!takes_shape(node, AmOp::StagedGetStrided, s)) return false;
+  core_.order(node, OpClass::Am);
   const auto row = static_cast<std::size_t>(s.count[0]);
   const uint64_t total = s.chunks();
-  const std::size_t slot_bytes = nodes[static_cast<std::size_t>(node)].stage.chunk(cfg.stage_slot);
+  const std::size_t slot_bytes = lease(node).chunk(core_.cfg.stage_slot);
   uint64_t next = 0;
   auto l = static_cast<char*>(dst);
-  stage_in(
+  in(
       node, AmOp::StagedGetStrided, [&] { return next < total; },
-      [&](char* buf, AmHeader& h, StageGetFlight& f) {
+      [&](char* buf, AmHeader& h, GetFlight& f) {
         const uint64_t n = pieces_fitting(slot_bytes, 0, row, total - next);
         const ofi::StridedWire w = shape_wire(s, src, s.src_stride, next, n);
         std::memcpy(buf, &h, sizeof h);
@@ -391,7 +403,7 @@ bool OfiImpl::staged_get_shape(int node, uintptr_t src, void* dst, const Strided
         next += n;
         return sizeof h + sizeof w;
       },
-      [&](const StageGetFlight& f, const char* d) {
+      [&](const GetFlight& f, const char* d) {
         scatter_side(s.levels, s.count, s.dst_stride, f.first, f.pieces, l, d, row);
       });
   return true;

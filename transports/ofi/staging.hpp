@@ -1,7 +1,5 @@
-// The initiator's side of staging (initiator_stage.cpp): when a transfer
-// goes through the agents' slots, and the local slots staged messages are
-// built in before the RMA write that carries them (kStageLocal slots of
-// OfiContext::stage_slot bytes, made at first use).
+// Staging: transfers that travel through slots the target node's agent
+// lends (docs/protocol.md, "Staging").
 #pragma once
 #include <rdma/fabric.h>
 
@@ -9,6 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "transports/ofi/am_protocol.hpp"
+#include "transports/piece.hpp"
+#include "transports/strided.hpp"
 
 namespace armci::transport {
 
@@ -34,15 +36,93 @@ struct StageLease {
   std::size_t chunk(std::size_t own) const { return std::min(slot, own); }
 };
 
-struct Staging {
-  std::size_t from = 0;          // ARMCI_OFI_STAGE_FROM (0: never)
-  std::size_t pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
-  bool cq_data = false;          // staged writes carry their notice (ARMCI_OFI_STAGE_CQ_DATA and the provider)
-  bool push = false;             // staged gets are written back (ofi::kStagePush; ARMCI_OFI_STAGE_CQ_DATA)
-  std::vector<char> local;
-  fid_mr* local_mr = nullptr;
-  std::vector<int> local_free;
-  std::vector<uint32_t> local_gen;  // writes from each local slot completed so far
+struct OfiImpl;
+using ofi::AmOp;
+
+// The initiator's side of staging (initiator_stage.cpp), one component: the
+// slots each node's agent lent this process, the local slots staged
+// messages are built in before the RMA write that carries them (kStageLocal
+// slots of OfiContext::stage_slot bytes, made at first use), and the
+// drivers that move a transfer through them.  It reaches the rest of the
+// initiator (active messages, RMA posts, waiting) through the OfiImpl it
+// belongs to, and is called under that OfiImpl's lock.
+class Stager {
+ public:
+  explicit Stager(OfiImpl& core) : core_(core) {}
+  Stager(const Stager&) = delete;
+  Stager& operator=(const Stager&) = delete;
+
+  struct Settings {
+    std::size_t from = 0;          // ARMCI_OFI_STAGE_FROM (0: never)
+    std::size_t pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
+    bool cq_data = false;          // staged writes carry their notice (ARMCI_OFI_STAGE_CQ_DATA and the provider)
+    bool push = false;             // staged gets are written back (ofi::kStagePush; ARMCI_OFI_STAGE_CQ_DATA)
+  };
+  void configure(const Settings& s, std::size_t nodes) {
+    set_ = s;
+    leases_.assign(nodes, StageLease{});
+  }
+  const Settings& settings() const { return set_; }
+  // Whether pieces averaging avg bytes, total in all, are staged rather
+  // than sent as RMA iovec batches (OfiImpl::pieces); asks node's agent for
+  // slots the first time.
+  bool takes_pieces(int node, std::size_t total, std::size_t avg) {
+    return set_.from && total >= set_.from && avg < set_.pieces_below && ready(node);
+  }
+
+  // Transfers: true if the operation went through the slots (then it is
+  // complete as the caller's call requires: puts and accumulates locally,
+  // gets on return).  Otherwise nothing was sent.
+  bool put_pieces(int node, AmOp op, int type, const void* scale, Pieces p);  // PutPieces or Acc
+  bool get_pieces(int node, Pieces p);
+  // Strided transfers staged by shape (messages carry a StridedWire, no
+  // piece table): op is AccStrided or PutStrided.
+  bool put_shape(int node, AmOp op, int type, const void* scale, const void* src, uintptr_t dst,
+                 const StridedShape& s);
+  bool get_shape(int node, uintptr_t src, void* dst, const StridedShape& s);
+
+  // From the completion dispatcher and the reply handler.
+  void write_posted(int node) { ++lease(node).writes; }
+  void write_done(int node, int local) {
+    --lease(node).writes;
+    ++local_gen_[static_cast<std::size_t>(local)];
+    local_free_.push_back(local);
+  }
+  void read_done(int local) { ++local_gen_[static_cast<std::size_t>(local)]; }  // its get scatters and frees it
+  void answered(int node, int slot) { lease(node).give_back(slot); }
+  bool writing(int node) const { return leases_[static_cast<std::size_t>(node)].writes != 0; }
+
+ private:
+  struct GetFlight {
+    uint32_t token = 0;
+    int slot = -1;     // the agent's, -1 once our read of it completed
+    int local = -1;    // ours, once the read is posted (a write back: from the request on)
+    uint32_t gen = 0;  // the local slot's completed reads before ours
+    std::size_t len = 0;
+    std::vector<Piece> parts;     // by table: where the chunk goes
+    uint64_t first = 0, pieces = 0;  // by shape: which pieces it holds
+  };
+  struct Chunk {
+    std::size_t len;               // bytes built in the local slot
+    const void* tail = nullptr;    // then these, from the caller's buffer
+    std::size_t tail_len = 0;
+  };
+  StageLease& lease(int node) { return leases_[static_cast<std::size_t>(node)]; }
+  bool ready(int node);  // the node's agent lent slots (asked once)
+  bool takes_shape(int node, AmOp op, const StridedShape& s);
+  char* local_slot(int l);
+  template <typename More, typename Fill>
+  void out(int node, More&& more, Fill&& fill);
+  template <typename More, typename Ask, typename Scatter>
+  void in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter);
+
+  OfiImpl& core_;
+  Settings set_;
+  std::vector<StageLease> leases_;  // by node
+  std::vector<char> local_;
+  fid_mr* local_mr_ = nullptr;
+  std::vector<int> local_free_;
+  std::vector<uint32_t> local_gen_;  // writes (reads) into each local slot completed so far
 };
 
 }  // namespace armci::transport
