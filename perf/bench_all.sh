@@ -19,7 +19,7 @@ np=${ARMCI_BENCH_NP:-4}
 # with every process over tcp on loopback (as if each were a node).
 mpi_1node=(mpirun -n 4 --oversubscribe --bind-to none --mca btl self,vader)
 mpi_tcp=(mpirun -n 4 --oversubscribe --bind-to none --mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo)
-steps=$((14 + ga))
+steps=$((15 + ga))
 step=0
 progress() { step=$((step + 1)); echo "== [$step/$steps] $* ($(date +%H:%M:%S))"; }
 
@@ -63,6 +63,9 @@ ARMCI_VNODES=1 "$build/armcirun" -n "$np" "$build/perf/alloc_bench" --csv "$out/
 
 progress "peer_compare: the same benchmark on armci-ofi, ARMCI-MPI and MPI-3 RMA, then alternated 8 B latency rounds (~6 min)"
 bash "$src/perf/peer_compare.sh" "$build" "$src" "$out" | grep -v "^RATIO"
+
+progress "op_profile: system calls of one blocking 8 B put, get and accumulate across nodes, ours and MPI-3 RMA (~1 min)"
+bash "$src/perf/op_profile.sh" "$build" "$src" "$out" | grep -v "^RESULT"
 
 progress "ga_mirror_bench get: NGA_Get from distributed and mirrored arrays, 8 B..1 MiB, 4 processes on 2 virtual nodes (~1 min)"
 gm="$out/ga_mirror_bench.csv"

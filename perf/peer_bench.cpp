@@ -11,8 +11,12 @@
 // gets in windows of 1..256.
 //
 //   peer_bench --label NAME [--where intra|inter] [--max BYTES] [--csv FILE] [--latency]
+//              [--profile put|get|acc --calls N]
 // --latency: only the blocking put/get/acc rows of 8 B, for the alternated
 // rounds perf/peer_compare.sh runs between the runtimes.
+// --profile: N blocking 8 B calls of one kind and nothing else, untimed, so
+// that a tracer's counts of two launches with different N, subtracted, are
+// that call's own cost (perf/op_profile.sh).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -250,6 +254,21 @@ void run_latency(Backend& b, Out& out) {
   out.row("acc", 8, s, mbps(8, s));
 }
 
+// N blocking 8 B calls of one kind (--profile).
+bool run_profile(Backend& b, const std::string& op, long calls) {
+  const int t = 1;
+  Buffer local(4096);
+  double one[1] = {1.0};
+  for (long i = 0; i < calls; ++i) {
+    if (op == "put") b.put(local.data(), 0, 8, t);
+    else if (op == "get") b.get(local.data(), 0, 8, t);
+    else if (op == "acc") b.acc(one, 0, 8, t);
+    else return false;
+  }
+  std::printf("peer_bench: %ld blocking 8 B %s calls\n", calls, op.c_str());
+  return true;
+}
+
 // Bytes each side needs: windows of `max` and the message rate's 256 x 64 B.
 std::size_t region(std::size_t max) { return std::max<std::size_t>(max * 2, 256 * 64) + 4096; }
 
@@ -331,6 +350,8 @@ int main(int argc, char** argv) {
   std::size_t max = 1u << 20;
   std::string csv;
   bool latency = false;
+  std::string profile;
+  long calls = 1000;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--label" && i + 1 < argc) out.label = argv[++i];
@@ -338,6 +359,8 @@ int main(int argc, char** argv) {
     else if (a == "--max" && i + 1 < argc) max = std::strtoul(argv[++i], nullptr, 0);
     else if (a == "--csv" && i + 1 < argc) csv = argv[++i];
     else if (a == "--latency") latency = true;
+    else if (a == "--profile" && i + 1 < argc) profile = argv[++i];
+    else if (a == "--calls" && i + 1 < argc) calls = std::strtol(argv[++i], nullptr, 0);
   }
   Backend b(&argc, &argv, region(max));
   if (b.nproc() < 2) {
@@ -349,8 +372,13 @@ int main(int argc, char** argv) {
     if (!csv.empty()) out.csv = std::fopen(csv.c_str(), "a");
     std::printf("peer_bench: %s (%s), %d processes, process 0 -> process 1\n", Backend::name(), out.where.c_str(),
                 b.nproc());
-    if (latency) run_latency(b, out);
-    else run(b, out, max);
+    if (!profile.empty()) {
+      if (!run_profile(b, profile, calls)) std::fprintf(stderr, "peer_bench: --profile takes put, get or acc\n");
+    } else if (latency) {
+      run_latency(b, out);
+    } else {
+      run(b, out, max);
+    }
     if (out.csv) std::fclose(out.csv);
   }
   b.barrier();
