@@ -27,14 +27,20 @@
 # Environment: ARMCI_GA_TARBALL (default SRCDIR/../shared/ext/ga-5.9.2.tar.gz),
 # ARMCI_COMPARE_NP (4), ARMCI_COMPARE_TIMEOUT (seconds per run, 300; a run
 # that does not finish is reported as ">T" and its ratio as "<r"),
-# ARMCI_COMPARE_PLACEMENTS ("node hosts"), ARMCI_COMPARE_RUNTIMES (GA's
+# ARMCI_COMPARE_PLACEMENTS ("node hosts"; "vnodes": 2 virtual nodes of
+# one machine, armci-ofi's own split, so only ours and before run there),
+# ARMCI_COMPARE_RUNTIMES (GA's
 # runtimes to compare with, "mpi-ts mpi-pr"), ARMCI_COMPARE_PROGRAMS (names,
 # default below), ARMCI_COMPARE_REPEAT (rounds, 3; a run longer than
 # ARMCI_COMPARE_LONG seconds, 60, or one that fails is not repeated),
 # ARMCI_COMPARE_FULL=1 (also testmatmultc.x, cache_test.x and
-# sprs_test.x: minutes to tens of minutes each).
+# sprs_test.x: minutes to tens of minutes each), ARMCI_COMPARE_BEFORE=DIR
+# (the build tree of an earlier armci-ofi: runtime "before" runs the same GA
+# binaries as "ours" with DIR's libarmci, for a before/after in one run;
+# name it in ARMCI_COMPARE_RUNTIMES, e.g. "before mpi-ts").
 set -u
 build=$(cd "$1" && pwd)
+before=${ARMCI_COMPARE_BEFORE:-}
 src=$(cd "$2" && pwd)
 tarball=${ARMCI_GA_TARBALL:-$src/../shared/ext/ga-5.9.2.tar.gz}
 np=${ARMCI_COMPARE_NP:-4}
@@ -84,7 +90,19 @@ for p in $programs; do
 done
 built=()
 for rt in ours $theirs; do
-  [ -n "${flags[$rt]:-}" ] || { say "unknown runtime $rt (known: ${!flags[*]})"; exit 1; }
+  if [ "$rt" = before ]; then
+    # The ABI is the public headers': GA built on today's install runs on
+    # the earlier library unchanged.
+    if [ -z "$before" ] || [ ! -e "$before/.libs/libarmci.so.0" ]; then
+      say "runtime before needs ARMCI_COMPARE_BEFORE=the build tree of an earlier armci-ofi (no $before/.libs/libarmci.so.0)"
+      exit 1
+    fi
+    built+=(before)
+    bsrc=$(sed -n 's/^abs_top_srcdir = //p' "$before/Makefile")
+    say "before: the GA programs of ours on $before's library ($(git -C "$bsrc" log --oneline -1 2>/dev/null | cut -c1-60))"
+    continue
+  fi
+  [ -n "${flags[$rt]:-}" ] || { say "unknown runtime $rt (known: ${!flags[*]} before)"; exit 1; }
   bdir=$work/$rt
   want="$fingerprint ${flags[$rt]} $lang"
   if [ -f "$bdir/.fingerprint" ] && [ "$(cat "$bdir/.fingerprint")" = "$want" ]; then built+=("$rt"); continue; fi
@@ -111,6 +129,7 @@ theirs=${built[*]:1}
 
 path_of() {  # runtime program -> executable
   local bdir=$work/$1
+  [ "$1" = before ] && bdir=$work/ours
   case "$2" in
     ga_dft_kernel) echo "$bdir/ga_dft_kernel" ;;
     lennard.x) echo "$bdir/global/examples/lennard-jones/lennard.x" ;;
@@ -125,7 +144,7 @@ launch() {  # placement runtime exe
   local extra=0
   [ "$2" = mpi-pr ] && extra=1
   case "$1" in
-    node) mpirun --oversubscribe --bind-to none -n $((np + extra)) "$3" ;;
+    node | vnodes) mpirun --oversubscribe --bind-to none -n $((np + extra)) "$3" ;;
     hosts) "$src/tests/multihost/run" --hosts 2 --slots "$((np / 2 + extra)) $((np - np / 2 + extra))" \
              -n $((np + 2 * extra)) "$3" ;;
   esac
@@ -136,8 +155,14 @@ run_timed() {  # runtime placement program -> prints seconds or ">limit"
   exe=$(path_of "$1" "$3")
   log=$work/run.$3.$2.$1.log
   if [ ! -x "$exe" ]; then echo missing; return; fi
+  local vnodes=1
+  if [ "$2" = vnodes ]; then
+    case "$1" in ours | before) vnodes=2 ;; *) echo "n/a"; return ;; esac
+  fi
+  local lib=$inst/lib
+  [ "$1" = before ] && lib=$before/.libs
   t0=$(date +%s%N)
-  (cd "$(dirname "$exe")" && ARMCI_VNODES=1 LD_LIBRARY_PATH="$inst/lib" \
+  (cd "$(dirname "$exe")" && ARMCI_VNODES=$vnodes LD_LIBRARY_PATH="$lib" \
     timeout -k 10 "$limit" bash -c "$(declare -f launch); np=$np src=$src launch $2 $1 $exe") >"$log" 2>&1 </dev/null
   rc=$?
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo ">$limit"; return; fi
