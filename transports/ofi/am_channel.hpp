@@ -1,9 +1,13 @@
-// The initiator's active-message channel to the node agents: send and
-// reply buffers (registered where the provider wants local descriptors),
-// and the table of messages waiting for their answer, by token.  At most
-// reply_bufs messages are unanswered across all nodes, so every reply has
-// a posted receive.  OfiImpl (initiator_am.cpp) drives it; the token table's
-// free list and the count of unanswered messages are its own.
+// The initiator's active-message channel to the node agents, one component
+// (initiator_am.cpp): send and reply buffers (registered where the provider
+// wants local descriptors), the table of messages waiting for their answer
+// (by token), each node's window of messages its agent may not have
+// consumed, and the calls that send messages, wait for replies and take
+// them in.  At most reply_bufs messages are unanswered across all nodes, so
+// every reply has a posted receive.  It reaches the endpoint, waiting and
+// the rest of the initiator through the OfiImpl it belongs to, and is called
+// under that OfiImpl's lock.  The send buffers double as bounce buffers of
+// RMA and atomics (take_send_buf).
 #pragma once
 #include <rdma/fabric.h>
 
@@ -17,6 +21,11 @@
 #include "transports/request.hpp"
 
 namespace armci::transport {
+
+struct OfiImpl;
+using ofi::AmHeader;
+using ofi::AmOp;
+using ofi::ReplyHeader;
 
 // An outstanding active message waiting for its reply.
 struct PendingAm {
@@ -38,8 +47,78 @@ struct PendingAm {
 inline constexpr uint32_t kReplyBufs = 64;
 inline constexpr int kAmSendBufs = 64;
 
+// One node's share: what its agent has received from me and not yet
+// consumed.  Answered messages count until their reply, quiet signals until
+// the reply to the Flush that retires them, and one place stays kept for
+// that Flush while any are quiet, so the agent's receives (am_budget)
+// always suffice.
+struct AmWindow {
+  uint32_t ams = 0;           // active messages not yet answered
+  uint32_t quiet = 0;         // quiet signals sent since the last Flush (ofi::kQuietSignal)
+  bool quiet_fenced = false;  // one of them is a Signal::fenced one
+  uint32_t window = 1;        // most messages its agent may not have consumed (am_budget)
+  uint32_t used() const { return ams + quiet + (quiet ? 1 : 0); }
+};
+
 class AmChannel {
  public:
+  explicit AmChannel(OfiImpl& core) : core_(core) {}
+  AmChannel(const AmChannel&) = delete;
+  AmChannel& operator=(const AmChannel&) = delete;
+
+  // ---- sending (initiator_am.cpp)
+  // A token for a message to node, once one more fits its window and a
+  // reply receive is free for the answer (may let go of the lock).
+  uint32_t new_pending(int node, AmOp op);
+  uint32_t take_token(int node, AmOp op);  // new_pending without waiting for room
+  void count_sent(AmOp op);                // ARMCI_Ofi_stats: active_messages, am_<kind>
+  // Waits until one more message to node fits its window (flushing quiet
+  // signals when they are what fills it) and, unless it is a quiet signal,
+  // a reply receive is free for its answer.
+  void make_room(int node, bool quiet_signal);
+  // Quiet signals to node become one counted Flush (fences and ordering
+  // then count it like any answered message).
+  void flush_quiet(int node);
+  // Counts a quiet signal to node (room made); false if the node's window
+  // has no place for one and its Flush: then it goes as a counted message.
+  bool quiet_signal(int node, bool fenced);
+  // A header-only active message; returns its token.
+  uint32_t control(int node, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1, const char* what);
+  // Sends one under an existing token.
+  void send_header(int node, uint32_t token, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1,
+                   const char* what);
+  // The header of an Acc/PutPieces/GetPieces message from me under token t.
+  AmHeader pieces_header(AmOp op, int type, const void* scale, uint32_t t) const;
+  // Send buffer `buf` (len bytes) to node's agent.  tracked: never
+  // injected, so a completion says when it left (sends_idle()).
+  void send(int node, int buf, std::size_t len, const char* what, bool tracked = false);
+  int take_send_buf();  // waits for one
+  // Pieces packed into active messages, or (at least ARMCI_OFI_STAGE_FROM
+  // bytes) moved through the agent's staging slots.
+  void pieces(int node, AmOp op, int type, const void* scale, Pieces p, Request* req);
+  // One message of pieces p from (i, done) on into m (cap bytes): header h,
+  // piece table, data; advances (i, done); the pieces taken land in parts.
+  // Gets carry no data: their pieces add up to at most reply_cap bytes.
+  std::size_t fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p, std::size_t& i,
+                          std::size_t& done, std::vector<Piece>& parts,
+                          std::size_t reply_cap = ofi::kReplyData);
+
+  // ---- replies (initiator_am.cpp)
+  void wait_reply(uint32_t token, const char* what);  // fails the job if refused
+  void post_reply_recv(int i);
+  void on_reply(const char* buf, std::size_t len);
+  void on_push(uint64_t data);  // a staged get written back: its CQ data is the token
+  void answered(const ReplyHeader& r, const char* data);  // a reply, or a write back standing for one
+
+  // ---- windows
+  void set_windows(std::vector<uint32_t> by_node) {
+    win_.assign(by_node.size(), AmWindow{});
+    for (std::size_t n = 0; n < by_node.size(); ++n) win_[n].window = by_node[n];
+  }
+  const AmWindow& window(int node) const { return win_[static_cast<std::size_t>(node)]; }
+  uint32_t unanswered(int node) const { return window(node).ams; }
+  bool full(int node) const { return window(node).ams >= window(node).window; }
+
   std::vector<char> send_mem, recv_mem;  // kAmSendBufs and reply_bufs messages of ofi::kAmMax
   fid_mr* send_mr = nullptr;  // FI_MR_LOCAL only
   fid_mr* recv_mr = nullptr;
@@ -100,6 +179,9 @@ class AmChannel {
   bool sends_idle() const { return free_send.size() == kAmSendBufs; }
 
  private:
+  AmWindow& win(int node) { return win_[static_cast<std::size_t>(node)]; }
+  OfiImpl& core_;
+  std::vector<AmWindow> win_;  // by node
   std::vector<uint32_t> free_pending;
   uint32_t ams_total = 0;  // unanswered active messages to all nodes
 };

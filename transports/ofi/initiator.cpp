@@ -24,9 +24,11 @@ OfiImpl::OfiImpl(const OfiContext& c)
       batches(c.coalesce, static_cast<int>(c.node_leader.size())) {
   const int nnodes = static_cast<int>(cfg.node_leader.size());
   nodes.resize(static_cast<std::size_t>(nnodes));
+  std::vector<uint32_t> windows(static_cast<std::size_t>(nnodes));
   for (int n = 0; n < nnodes; ++n)  // the same budget the node's agent computes
-    nodes[static_cast<std::size_t>(n)].window =
+    windows[static_cast<std::size_t>(n)] =
         ofi::am_budget(caps.rx_size, cfg.procs_outside[static_cast<std::size_t>(n)]).window;
+  am.set_windows(std::move(windows));
   segs.resize(nnodes);
   inject_limit = caps.inject;
   if (cfg.inject_max) inject_limit = std::min<std::size_t>(inject_limit, cfg.inject_max);
@@ -99,7 +101,7 @@ void OfiImpl::place(std::size_t home) {
   rails.home = native.any() || home >= rails.count() ? 0 : home;
   rails.pending.assign(rails.count(), 0);
   rails.moved.assign(rails.count(), ofi::Rails::Clock::now());
-  for (int i = 0; i < static_cast<int>(am.reply_bufs); ++i) post_reply_recv(i);
+  for (int i = 0; i < static_cast<int>(am.reply_bufs); ++i) am.post_reply_recv(i);
   // Flushed writes are complete at a fence only behind a read on their own
   // NIC: they are never split.
   if (rails.many() && !ordering.flush_writes)
@@ -115,22 +117,6 @@ void OfiImpl::account_local(int node, Request* req) {
 void OfiImpl::local_done(int node, Request* req) {
   if (req) --req->pending;
   else --nodes[static_cast<std::size_t>(node)].implicit;
-}
-
-int OfiImpl::take_send_buf() {
-  wait_until([&] { return !am.free_send.empty(); }, "a free active-message buffer");
-  int i = am.free_send.back();
-  am.free_send.pop_back();
-  return i;
-}
-
-void OfiImpl::post_reply_recv(int i) {
-  OpCtx* c = ctx(OpKind::ReplyRecv, -1, nullptr, false);
-  c->buf = i;
-  void* desc = am.recv_mr ? fi_mr_desc(am.recv_mr) : nullptr;
-  char* p = am.recv_mem.data() + static_cast<std::size_t>(i) * ofi::kAmMax;
-  post([&] { return fi_recv(own().ep, p, ofi::kAmMax, desc, FI_ADDR_UNSPEC, &c->fi); }, -1,
-       "fi_recv");
 }
 
 void OfiImpl::post_retry(Retry op, ssize_t rc, int node, const char* what) {
@@ -214,15 +200,15 @@ bool OfiImpl::drain_cq(std::size_t nic) {
     any = true;
     for (ssize_t i = 0; i < n; ++i) {
       if (ev[i].flags & FI_REMOTE_WRITE) {  // its op_context is not ours
-        if (ev[i].flags & FI_REMOTE_CQ_DATA) on_push(ev[i].data);
+        if (ev[i].flags & FI_REMOTE_CQ_DATA) am.on_push(ev[i].data);
         continue;
       }
       auto* c = static_cast<OpCtx*>(ev[i].op_context);
       if (c->kind == OpKind::ReplyRecv) {
         int b = c->buf;
-        on_reply(am.recv_mem.data() + static_cast<std::size_t>(b) * ofi::kAmMax, ev[i].len);
+        am.on_reply(am.recv_buf(b), ev[i].len);
         release(c);
-        post_reply_recv(b);
+        am.post_reply_recv(b);
       } else {
         complete(c);
       }
@@ -279,10 +265,11 @@ void OfiImpl::order_only(int node, OpClass next) {
     if ((m & bit) && s.*field) wait_until([&] { return s.*field == 0; }, what);
   };
   drain(OrderingPlan::kDrainAtomics, &NodeState::atomics, "earlier atomics (ordering)");
-  if ((m & OrderingPlan::kDrainAms) && s.quiet_fenced) flush_quiet(node);
+  if ((m & OrderingPlan::kDrainAms) && am.window(node).quiet_fenced) am.flush_quiet(node);
   drain(OrderingPlan::kDrainWrites, &NodeState::writes, "earlier writes (ordering)");
   drain(OrderingPlan::kDrainReads, &NodeState::reads, "earlier reads (ordering)");
-  drain(OrderingPlan::kDrainAms, &NodeState::ams, "earlier active messages (ordering)");
+  if ((m & OrderingPlan::kDrainAms) && am.unanswered(node))
+    wait_until([&] { return am.unanswered(node) == 0; }, "earlier active messages (ordering)");
 }
 
 bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
@@ -294,8 +281,8 @@ bool OfiImpl::lookup(int node, uintptr_t addr, const char* call) {
   // exchanged with us, asked once).
   ofi::RemoteSegment seg{};
   for (std::size_t k = 0; k < rails.count(); ++k) {
-    const uint32_t t = control_am(node, AmOp::SegQuery, 0, addr, k, "segment query");
-    wait_reply(t, "a segment description from another node's agent");
+    const uint32_t t = am.control(node, AmOp::SegQuery, 0, addr, k, "segment query");
+    am.wait_reply(t, "a segment description from another node's agent");
     const ReplyHeader r = am.pending[t].reply;
     am.close(t);
     if (r.status != 0) return false;
@@ -424,9 +411,9 @@ void Ofi::set_threaded(bool on) { impl_->threaded = on || impl_->timer.running()
 void OfiImpl::fence(int node) {
   flush_batch(node);
   NodeState& s = nodes[static_cast<std::size_t>(node)];
-  if (s.quiet_fenced) flush_quiet(node);
+  if (am.window(node).quiet_fenced) am.flush_quiet(node);
   if (s.unflushed) post_flush_read(node);
-  wait_until([&] { return s.writes == 0 && s.ams == 0 && s.atomics == 0 && (!ordering.flush_writes || s.reads == 0); },
+  wait_until([&] { return s.writes == 0 && am.unanswered(node) == 0 && s.atomics == 0 && (!ordering.flush_writes || s.reads == 0); },
              "remote completion (ARMCI_Fence)");
 }
 
@@ -441,7 +428,7 @@ void OfiImpl::post_flush_read(int node) {
   uint64_t raddr, key;
   remote(at, at.lo, len, raddr, key, "flush read");
   OpCtx* c = ctx(OpKind::Read, node, nullptr, false);
-  c->buf = take_send_buf();  // freed when the read completes
+  c->buf = am.take_send_buf();  // freed when the read completes
   void* desc = am.send_mr ? fi_mr_desc(am.send_mr) : nullptr;
   iovec iov{am.send_buf(c->buf), len};
   fi_rma_iov rio{raddr, len, key};
@@ -455,7 +442,7 @@ void OfiImpl::fence_all() {
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n)
     if (nodes[static_cast<std::size_t>(n)].unflushed) post_flush_read(n);
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n)
-    if (nodes[static_cast<std::size_t>(n)].quiet_fenced) flush_quiet(n);
+    if (am.window(n).quiet_fenced) am.flush_quiet(n);
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n) fence(n);
 }
 
@@ -478,7 +465,7 @@ void Ofi::fence_all() {
 void Ofi::quiesce() {
   OfiImpl::Guard g(*impl_);
   impl_->flush_batches();
-  for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) impl_->flush_quiet(n);
+  for (int n = 0; n < static_cast<int>(impl_->nodes.size()); ++n) impl_->am.flush_quiet(n);
   impl_->fence_all();  // also waits for those Flushes: each counts in its node's ams
   impl_->wait_until([&] { return impl_->peers.sends == 0; }, "messages to other processes");
 }
@@ -521,7 +508,9 @@ bool OfiImpl::rma_in_flight() const {
   if (batches.open_count() || peers.sends) return true;  // progress() sends batches once due
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const NodeState& s = nodes[n];
-    if (s.writes || s.reads || s.ams || s.atomics || s.implicit || stager.writing(static_cast<int>(n))) return true;
+    if (s.writes || s.reads || am.unanswered(static_cast<int>(n)) || s.atomics || s.implicit ||
+        stager.writing(static_cast<int>(n)))
+      return true;
   }
   return !am.sends_idle();  // sends not yet complete
 }

@@ -81,12 +81,8 @@ struct NodeState {
   uint32_t writes = 0;    // RMA writes not yet delivered (flushed writes: not yet sent)
   uint32_t unflushed = 0;  // writes sent since the last flush read (ARMCI_OFI_WRITE_COMPLETION=flush)
   uint32_t reads = 0;     // RMA reads not yet complete
-  uint32_t ams = 0;       // active messages not yet answered
   uint32_t implicit = 0;  // implicit (NULL handle) operations not locally complete
   uint32_t atomics = 0;   // native atomics not yet delivered
-  uint32_t quiet = 0;     // quiet signals sent since the last Flush (ofi::kQuietSignal)
-  bool quiet_fenced = false;  // one of them is a Signal::fenced one
-  uint32_t window = 1;    // most messages its agent may not have consumed (am_budget; OfiImpl::in_window)
   bool striped = false;  // a transfer split across NICs may still be in flight
 };
 
@@ -126,7 +122,7 @@ struct OfiImpl {
   }
   // Buffers registered with ep: declared before it, so that they outlive
   // their registrations.
-  AmChannel am;
+  AmChannel am{*this};  // active messages to the agents (am_channel.hpp)
   Stager stager{*this};  // transfers through the agents' slots (staging.hpp)
   ofi::Endpoint ep;
   ofi::Caps& caps;
@@ -147,7 +143,6 @@ struct OfiImpl {
   void wait_message(const MsgWait& w, const char* what);
   bool rma_in_flight() const;  // anything of ours besides messages still moving
   void complete(OpCtx* c);
-  void on_reply(const char* buf, std::size_t len);
   template <typename Pred>
   void wait_until(Pred&& pred, const char* what);
   // Sends node's open batch first (issue order), then order_only.
@@ -190,45 +185,10 @@ struct OfiImpl {
   // none is known).
   Target segment(int node, uintptr_t addr) const;
   void* local_desc(const void* p, std::size_t len);
-  int take_send_buf();
-  void post_reply_recv(int i);
 
-  // Active messages (initiator_am.cpp)
-  uint32_t new_pending(int node, AmOp op);
-  uint32_t take_token(int node, AmOp op);  // new_pending without waiting for room
-  void count_sent(AmOp op);                // ARMCI_Ofi_stats: active_messages, am_<kind>
-  uint32_t in_window(const NodeState& s) const;
-  // Waits until one more message to node fits its window (flushing quiet
-  // signals when they are what fills it) and, unless it is a quiet signal,
-  // a reply receive is free for its answer.
-  void make_room(int node, bool quiet_signal);
-  // Quiet signals to node become one counted Flush (fences and order() then
-  // count it like any answered message).
-  void flush_quiet(int node);
-  // A header-only active message; returns its token.
-  uint32_t control_am(int node, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1, const char* what);
-  // Sends one under an existing token.
-  void send_header(int node, uint32_t token, AmOp op, uint16_t type, uint64_t arg0, uint64_t arg1,
-                   const char* what);
-  // The header of an Acc/PutPieces/GetPieces message from me under token t.
-  AmHeader pieces_header(AmOp op, int type, const void* scale, uint32_t t) const;
-  // tracked: never injected, so a completion says when it left (busy()).
-  void send_am(int node, int buf, std::size_t len, const char* what, bool tracked = false);
-  void wait_reply(uint32_t token, const char* what);
-  void answered(const ReplyHeader& r, const char* data);  // a reply, or a write back standing for one
-  void on_push(uint64_t data);
+  // Accumulates that are not native atomics (initiator_am.cpp).
   bool native_acc_ok(int type) const;
   void acc(const Target& at, int type, const void* scale, Pieces p);
-  // Pieces packed into active messages, or (at least ARMCI_OFI_STAGE_FROM
-  // bytes) moved through the agent's staging slots.
-  void pieces_am(int node, AmOp op, int type, const void* scale, Pieces p,
-                 Request* req);
-  // One message of pieces p from (i, done) on into m (cap bytes): header h,
-  // piece table, data; advances (i, done); the pieces taken land in parts.
-  // Gets carry no data: their pieces add up to at most reply_cap bytes.
-  std::size_t fill_pieces(char* m, std::size_t cap, AmHeader& h, Pieces p, std::size_t& i,
-                          std::size_t& done, std::vector<Piece>& parts,
-                          std::size_t reply_cap = ofi::kReplyData);
 
   // Coalescing (initiator_coalesce.cpp): true if the operation joined a
   // batch (puts and accumulates are then locally complete; gets count in

@@ -88,7 +88,7 @@ void OfiImpl::native_acc(const Target& at, int type, const void* scale, Pieces p
       len -= len % es;
       // dst += scale * src  ==  dst += (scale * src): scale into the bounce.
       OpCtx* c = ctx(OpKind::Atomic, node, nullptr, false);
-      c->buf = take_send_buf();
+      c->buf = am.take_send_buf();
       char* tmp = am.send_buf(c->buf);
       std::memset(tmp, 0, len);
       acc_apply(type, scale, static_cast<const char*>(piece.local) + done, tmp, len);
@@ -115,7 +115,7 @@ bool OfiImpl::native_rmw(const Target& at, int op, void* ploc, uintptr_t prem, l
   uint64_t raddr, key;
   remote(at, prem, len, raddr, key, "ARMCI_Rmw");
   OpCtx* c = ctx(OpKind::Atomic, node, nullptr, false);
-  c->buf = take_send_buf();
+  c->buf = am.take_send_buf();
   char* operand = am.send_buf(c->buf);
   c->copy_out = ploc;  // the old value lands at buf + kAmMax/2
   c->len = size;

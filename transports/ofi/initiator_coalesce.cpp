@@ -26,7 +26,7 @@ bool OfiImpl::joins_batch(int node, std::size_t len, const Request* req, bool bl
   if (!batches.takes(len, false)) return false;
   if (batches.is_open(node) || !blocking) return true;
   const NodeState& s = nodes[static_cast<std::size_t>(node)];
-  return s.writes || s.reads || s.ams || s.atomics || stager.writing(node);
+  return s.writes || s.reads || am.unanswered(node) || s.atomics || stager.writing(node);
 }
 
 // The batch that takes `bytes` more of kind k for node: the open one, or a
@@ -118,8 +118,8 @@ void OfiImpl::flush_batch(int node) {
     return;
   }
   order_only(node, OpClass::Am);
-  const uint32_t t = new_pending(node, AmOp::Batch);
-  const int buf = take_send_buf();
+  const uint32_t t = am.new_pending(node, AmOp::Batch);
+  const int buf = am.take_send_buf();
   AmHeader h{};
   h.op = static_cast<uint16_t>(AmOp::Batch);
   h.origin = static_cast<uint32_t>(cfg.me);
@@ -135,7 +135,7 @@ void OfiImpl::flush_batch(int node) {
     p.scatter_reqs.push_back(g.req);
   }
   ++stats.batches;
-  send_am(node, buf, sizeof h + b.bytes(), "batch of small operations");
+  am.send(node, buf, sizeof h + b.bytes(), "batch of small operations");
   b.clear();
   batches.sending(node) = false;
 }
@@ -162,7 +162,7 @@ bool OfiImpl::send_alone(int node, Batch& b) {
     flags |= FI_INJECT;
   } else if (is_write || (caps.mr_local && !desc)) {
     // The batch's memory is reused at once: through a send buffer.
-    c->buf = take_send_buf();
+    c->buf = am.take_send_buf();
     local = am.send_buf(c->buf);
     desc = am.send_mr ? fi_mr_desc(am.send_mr) : nullptr;
     if (is_write) {

@@ -63,7 +63,7 @@ void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote
       // Through a registered bounce buffer, at most one message at a time.
       chunk = std::min(chunk, ofi::kAmMax);
       ++stats.bounce_copies;
-      c->buf = take_send_buf();
+      c->buf = am.take_send_buf();
       at = am.send_buf(c->buf);
       desc = fi_mr_desc(am.send_mr);
       if (is_write) {
@@ -170,7 +170,7 @@ void OfiImpl::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   // --sweep-bytes 1M compares the two).
   if (p.size() > g && (avg < pack_below || stager.takes_pieces(node, total, avg))) {
     order(node, OpClass::Am);
-    return pieces_am(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);
+    return am.pieces(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);
   }
   order(node, is_write ? OpClass::Write : OpClass::Read);
   for (std::size_t i = 0; i < p.size();) {

@@ -22,8 +22,8 @@ bool Stager::ready(int node) {
   StageLease& s = lease(node);
   if (s.state != StageLease::kUnasked) return s.state == StageLease::kLent;
   s.state = StageLease::kNone;  // until the agent says otherwise (another thread asking meanwhile gets no)
-  uint32_t t = core_.control_am(node, AmOp::StageQuery, 0, 0, 0, "staging query");
-  core_.wait_reply(t, "staging slots from another node's agent");
+  uint32_t t = core_.am.control(node, AmOp::StageQuery, 0, 0, 0, "staging query");
+  core_.am.wait_reply(t, "staging slots from another node's agent");
   const ReplyHeader r = core_.am.pending[t].reply;
   core_.am.close(t);
   if (r.status != 0 || r.value < ofi::kStageSlots || r.b < 2 * ofi::kAmMax) {
@@ -58,7 +58,6 @@ char* Stager::local_slot(int l) { return local_.data() + static_cast<std::size_t
 // caller's memory.
 template <typename More, typename Fill>
 void Stager::out(int node, More&& more, Fill&& fill) {
-  const NodeState& s = core_.nodes[static_cast<std::size_t>(node)];
   StageLease& ls = lease(node);
   const std::size_t slot_bytes = ls.chunk(core_.cfg.stage_slot);  // what one chunk may hold
   struct Flight {
@@ -83,12 +82,12 @@ void Stager::out(int node, More&& more, Fill&& fill) {
     if (set_.cq_data) return;
     if (!saw)  // this write, not a later one that reused its local slot
       core_.wait_until([&] { return written(f); }, "a write into another node's staging slot");
-    core_.send_header(node, f.token, AmOp::Staged, 0, ls.offset(f.slot), f.len, "staged notice");
+    core_.am.send_header(node, f.token, AmOp::Staged, 0, ls.offset(f.slot), f.len, "staged notice");
   };
   while (more()) {
     // A written chunk holds a token until announced: announce it before
     // waiting for a token only its answer would free.
-    if (head < flight.size() && (s.ams >= s.window || !core_.am.reply_free())) {
+    if (head < flight.size() && (core_.am.full(node) || !core_.am.reply_free())) {
       announce_oldest();
       continue;
     }
@@ -106,7 +105,7 @@ void Stager::out(int node, More&& more, Fill&& fill) {
     local_free_.pop_back();
     // The token last: new_pending may let go of the lock, and the slots are
     // already ours.
-    const uint32_t t = core_.new_pending(node, AmOp::Staged);
+    const uint32_t t = core_.am.new_pending(node, AmOp::Staged);
     core_.am.pending[t].stage_slot = slot;
     char* m = local_slot(l);
     const Chunk k = fill(m, slot_bytes, t);  // counts the bytes
@@ -140,7 +139,6 @@ void Stager::out(int node, More&& more, Fill&& fill) {
 // scatter(f, data) puts a read chunk in place.
 template <typename More, typename Ask, typename Scatter>
 void Stager::in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter) {
-  const NodeState& s = core_.nodes[static_cast<std::size_t>(node)];
   StageLease& ls = lease(node);
   // Read (pull): a request holds an agent slot from its sending until its
   // read is done, and a local slot from the read's posting until its
@@ -153,9 +151,9 @@ void Stager::in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter
   // Sends the next request for agent slot `slot` (both slots already taken;
   // local >= 0: to be written back there).
   auto ask = [&](int slot, int local) {
-    const uint32_t t = core_.new_pending(node, op);  // last: may let go of the lock
-    const int b = core_.take_send_buf();
-    AmHeader h = core_.pieces_header(op, 0, nullptr, t);
+    const uint32_t t = core_.am.new_pending(node, op);  // last: may let go of the lock
+    const int b = core_.am.take_send_buf();
+    AmHeader h = core_.am.pieces_header(op, 0, nullptr, t);
     h.arg0 = ls.offset(slot);
     if (local >= 0) {
       core_.am.pending[t].stage_slot = slot;  // free again once written back
@@ -171,7 +169,7 @@ void Stager::in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter
     f.slot = slot;
     f.local = local;
     f.gen = 0;
-    core_.send_am(node, b, request(core_.am.send_buf(b), h, f), "staged get request");
+    core_.am.send(node, b, request(core_.am.send_buf(b), h, f), "staged get request");
   };
   if (set_.push) {
     // Written back: a request holds a local slot from its sending until its
@@ -180,7 +178,7 @@ void Stager::in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter
     while (more() || head < used) {
       const bool mine_in_flight = head < used;
       if (more() && ls.has_free() && !local_free_.empty() &&
-          (!mine_in_flight || (s.ams < s.window && core_.am.reply_free()))) {
+          (!mine_in_flight || (!core_.am.full(node) && core_.am.reply_free()))) {
         const int slot = ls.take();
         const int l = local_free_.back();
         local_free_.pop_back();
@@ -193,7 +191,7 @@ void Stager::in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter
         continue;
       }
       const GetFlight& f = flight[head];
-      core_.wait_reply(f.token, "another node's agent writing back a staged get");
+      core_.am.wait_reply(f.token, "another node's agent writing back a staged get");
       core_.am.close(f.token);
       core_.stats.remote_bytes += f.len;
       ++core_.stats.remote_ops;
@@ -220,7 +218,7 @@ void Stager::in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter
         continue;
       }
       if (!core_.am.pending[f.token].done || local_free_.empty()) break;
-      core_.wait_reply(f.token, "a staged get");  // answered: only checks the status
+      core_.am.wait_reply(f.token, "a staged get");  // answered: only checks the status
       core_.am.close(f.token);
       f.local = local_free_.back();
       local_free_.pop_back();
@@ -233,7 +231,7 @@ void Stager::in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter
       core_.post_rma({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, f.len});
     }
     const bool mine_in_flight = head < used;
-    if (more() && (!mine_in_flight || (ls.has_free() && s.ams < s.window && core_.am.reply_free()))) {
+    if (more() && (!mine_in_flight || (ls.has_free() && !core_.am.full(node) && core_.am.reply_free()))) {
       if (!ls.has_free()) {  // held by this process's other threads
         core_.wait_until([&] { return ls.has_free(); }, "a free staging slot at another node's agent");
         continue;
@@ -271,7 +269,7 @@ bool Stager::put_pieces(int node, AmOp op, int type, const void* scale, Pieces p
     out(
         node, [&] { return done < q.bytes; },
         [&](char* m, std::size_t cap, uint32_t t) {
-          AmHeader h = core_.pieces_header(op, type, scale, t);
+          AmHeader h = core_.am.pieces_header(op, type, scale, t);
           std::size_t take = std::min(q.bytes - done, cap - sizeof h - sizeof(ofi::PieceWire));
           take -= take % es;
           const ofi::PieceWire w{q.remote + done, take};
@@ -290,8 +288,8 @@ bool Stager::put_pieces(int node, AmOp op, int type, const void* scale, Pieces p
   out(
       node, [&] { return i < p.size(); },
       [&](char* m, std::size_t cap, uint32_t t) {
-        AmHeader h = core_.pieces_header(op, type, scale, t);
-        return Chunk{core_.fill_pieces(m, cap, h, p, i, done, parts)};
+        AmHeader h = core_.am.pieces_header(op, type, scale, t);
+        return Chunk{core_.am.fill_pieces(m, cap, h, p, i, done, parts)};
       });
   return true;
 }
@@ -306,7 +304,7 @@ bool Stager::get_pieces(int node, Pieces p) {
   in(
       node, AmOp::StagedGet, [&] { return i < p.size(); },
       [&](char* buf, AmHeader& h, GetFlight& f) {
-        const std::size_t len = core_.fill_pieces(buf, ofi::kAmMax, h, p, i, done, f.parts, slot_bytes);
+        const std::size_t len = core_.am.fill_pieces(buf, ofi::kAmMax, h, p, i, done, f.parts, slot_bytes);
         f.len = 0;
         for (const Piece& q : f.parts) f.len += q.bytes;
         return len;
@@ -365,7 +363,7 @@ bool Stager::put_shape(int node, AmOp op, int type, const void* scale, const voi
   out(
       node, [&] { return next < total; },
       [&](char* m, std::size_t cap, uint32_t t) {
-        AmHeader h = core_.pieces_header(op, type, scale, t);
+        AmHeader h = core_.am.pieces_header(op, type, scale, t);
         const std::size_t head = sizeof h + sizeof(ofi::StridedWire);
         const uint64_t n = pieces_fitting(cap, head, row, total - next);
         const ofi::StridedWire w = shape_wire(s, dst, s.dst_stride, next, n);
