@@ -30,7 +30,8 @@ command -v strace >/dev/null || { echo "op_profile: SKIP: strace not installed";
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mpi_inter=(--mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo --mca osc pt2pt)
+# shellcheck source=perf/peer_mpi.sh
+. "$src/perf/peer_mpi.sh"
 
 launch() {  # runtime op calls tag
   local rt=$1 op=$2 n=$3 tag=$4

@@ -352,6 +352,7 @@ int main(int argc, char** argv) {
   bool latency = false;
   std::string profile;
   long calls = 1000;
+  bool bad_profile = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--label" && i + 1 < argc) out.label = argv[++i];
@@ -373,7 +374,8 @@ int main(int argc, char** argv) {
     std::printf("peer_bench: %s (%s), %d processes, process 0 -> process 1\n", Backend::name(), out.where.c_str(),
                 b.nproc());
     if (!profile.empty()) {
-      if (!run_profile(b, profile, calls)) std::fprintf(stderr, "peer_bench: --profile takes put, get or acc\n");
+      bad_profile = !run_profile(b, profile, calls);
+      if (bad_profile) std::fprintf(stderr, "peer_bench: --profile takes put, get or acc\n");
     } else if (latency) {
       run_latency(b, out);
     } else {
@@ -382,5 +384,5 @@ int main(int argc, char** argv) {
     if (out.csv) std::fclose(out.csv);
   }
   b.barrier();
-  return 0;
+  return bad_profile ? 2 : 0;
 }

@@ -25,8 +25,8 @@ max=${PEER_MAX:-1048576}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} ARMCI_OFI_PROVIDER=${ARMCI_OFI_PROVIDER:-"tcp;ofi_rxm"}
 echo "runtime,where,op,bytes,us,MBs,ops" >"$csv"
-mpi_intra=(--mca btl self,vader)
-mpi_inter=(--mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo --mca osc pt2pt)
+# shellcheck source=perf/peer_mpi.sh
+. "$src/perf/peer_mpi.sh"
 
 # ARMCI-MPI from the Debian package, built from the same source.
 amp="$build/peers/armci-mpi"

@@ -29,9 +29,6 @@
 
 namespace armci::transport {
 
-using ofi::AmHeader;
-using ofi::AmOp;
-using ofi::ReplyHeader;
 
 // Which way an RMA moves data: put (write) or get (read).
 enum class Dir : uint8_t { Put, Get };
