@@ -143,6 +143,15 @@ void write_seeds(const std::string& dir) {
   h.npieces = 3;
   h.payload = sizeof batch;
   write_seed(dir, "batch", h, &batch, sizeof batch);
+  h = AmHeader{};
+  h.origin = 3;
+  h.op = static_cast<uint16_t>(AmOp::AccOne);
+  h.type = ARMCI_ACC_LNG;
+  h.arg0 = kHeap + 4096;
+  h.payload = 8;
+  const long two = 2, three = 3;
+  std::memcpy(h.scale, &two, sizeof two);
+  write_seed(dir, "acc_one", h, &three, sizeof three);
 }
 
 }  // namespace
@@ -272,6 +281,10 @@ void run(const char* msg, std::size_t size, const AmLimits& lim) {
       });
       break;
     }
+    case AmOp::AccOne:
+      if (m.data + h.payload > end) std::abort();
+      acc_apply(h.type, h.scale, m.data, reinterpret_cast<char*>(h.arg0), h.payload);
+      break;
     default: break;
   }
 }

@@ -5,8 +5,11 @@
 // integers and scales are small integers or powers of two (complex scales
 // for CPL/DCP), so every partial sum is exactly representable and the order
 // in which processes' contributions land does not matter.
+#include <algorithm>
 #include <complex>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "mp_check.hpp"
 
@@ -238,6 +241,54 @@ TEST_F(Acc, StridedOverlappingBlocks) {
   { SCOPED_TRACE("DBL"); strided_blocks<double>(2 % P, -4.0, R); }
   { SCOPED_TRACE("CPL"); strided_blocks<cfloat>(3 % P, cfloat(-1.0f, 2.0f), R); }
   { SCOPED_TRACE("DCP"); strided_blocks<cdouble>(4 % P, cdouble(0.5, 0.5), R); }
+}
+
+// One element at a time (GA's NGA_Acc of one element, a counter updated by
+// hand) from everybody into everybody: each is applied exactly once.
+// Across nodes a lone accumulate leaves as an AccOne message (its header
+// and data within the provider's inject size): one right after a fence
+// (nothing in flight to that node), one right after a put (it joins a
+// batch, which the fence then sends as a batch of one), the rest as they
+// come (usually coalesced behind an unanswered one).
+TEST_F(Acc, SingleElements) {
+  const int P = nproc(), R = 300;
+  mp::Shared<long> lw(static_cast<std::size_t>(P));
+  mp::Shared<double> dw(static_cast<std::size_t>(P));
+  mp::Shared<long> scratch(1);
+  for (int i = 0; i < P; ++i) {
+    lw.mine()[i] = 1L << 40;
+    dw.mine()[i] = 0.5;
+  }
+  ARMCI_Barrier();
+  const bool multi = armci_domain_count(ARMCI_DOMAIN_SMP) > 1;
+  const char* native = std::getenv("ARMCI_OFI_ATOMICS");
+  const bool counted = multi && !(native && std::string(native) == "1") && !std::getenv("ARMCI_OFI_INJECT");
+  const long one0 = counted ? std::max(0L, ARMCI_Ofi_stat("am_acc_one")) : 0;
+  long lscale = 3, src = me() + 1;
+  double dscale = 0.25, dsrc = 2.0 * (me() + 1);
+  for (int k = 0; k < R; ++k) {
+    const int t = (me() + 1 + k) % P;
+    if (k % 3 == 0) {
+      EXPECT_EQ(ARMCI_Put(&src, scratch.of(t), sizeof src, t), 0);
+      EXPECT_EQ(ARMCI_Acc(ARMCI_ACC_LNG, &lscale, &src, lw.of(t) + me(), sizeof src, t), 0);
+      ARMCI_Fence(t);
+    } else {
+      if (k % 3 == 1) ARMCI_Fence(t);
+      EXPECT_EQ(ARMCI_Acc(ARMCI_ACC_LNG, &lscale, &src, lw.of(t) + me(), sizeof src, t), 0);
+    }
+    EXPECT_EQ(ARMCI_Acc(ARMCI_ACC_DBL, &dscale, &dsrc, dw.of(t) + me(), sizeof dsrc, t), 0);
+  }
+  ARMCI_AllFence();
+  if (counted) {
+    EXPECT_GT(std::max(0L, ARMCI_Ofi_stat("am_acc_one")) - one0, 0) << "no accumulate left as an AccOne";
+  }
+  ARMCI_Barrier();
+  for (int r = 0; r < P; ++r) {
+    long times = 0;  // how many of r's R accumulates came here
+    for (int k = 0; k < R; ++k) times += (r + 1 + k) % P == me();
+    EXPECT_EQ(lw.mine()[r], (1L << 40) + times * 3 * (r + 1)) << "long word of origin " << r;
+    EXPECT_EQ(dw.mine()[r], 0.5 + times * 0.5 * (r + 1)) << "double word of origin " << r;
+  }
 }
 
 // Long enough (tens of ms per process) that on a busy machine, where the

@@ -184,6 +184,45 @@ TEST(Batch, DecoderRefusesMalformedRecords) {
   EXPECT_EQ(why(m), "accumulate record not a whole number of elements");
 }
 
+// A lone accumulate (AccOne): the header names its address, the data
+// follows; header and 8 bytes make 64, tcp;ofi_rxm's inject size.
+TEST(Batch, LoneAccumulateDecodesAndIsChecked) {
+  auto acc_one = [](int type, uint64_t addr, std::size_t len, std::size_t sent) {
+    AmHeader h{};
+    h.op = static_cast<uint16_t>(AmOp::AccOne);
+    h.type = static_cast<uint16_t>(type);
+    h.origin = 2;
+    h.arg0 = addr;
+    h.payload = static_cast<uint32_t>(len);
+    std::vector<char> m(sizeof h + sent, 0);
+    const double v = 1.5;
+    if (sent >= sizeof v) std::memcpy(m.data() + sizeof h, &v, sizeof v);
+    std::memcpy(m.data(), &h, sizeof h);
+    return m;
+  };
+  std::vector<char> ok = acc_one(ARMCI_ACC_DBL, kHeap + 64, 8, 8);
+  EXPECT_EQ(ok.size(), 64u);
+  AmView v;
+  ASSERT_EQ(decode(ok, &v), nullptr);
+  double got;
+  std::memcpy(&got, v.data, sizeof got);
+  EXPECT_EQ(got, 1.5);
+  EXPECT_EQ(v.data, ok.data() + sizeof(AmHeader));
+  EXPECT_EQ(why(acc_one(ARMCI_ACC_INT, kHeap, 4, 4)), "");
+  EXPECT_EQ(why(acc_one(ARMCI_ACC_DBL, kHeap, 8, 16)), "payload size does not match the bytes received");
+  EXPECT_EQ(why(acc_one(ARMCI_ACC_DBL, kHeap, 0, 0)), "payload size does not match the bytes received");
+  EXPECT_EQ(why(acc_one(ARMCI_ACC_DBL, kHeap, 4, 4)), "accumulate piece not a whole number of elements");
+  EXPECT_EQ(why(acc_one(999, kHeap, 8, 8)), "unknown accumulate type");
+  EXPECT_EQ(why(acc_one(ARMCI_ACC_DBL, kHeap - 8, 8, 8)), "piece outside the node heap");
+  EXPECT_EQ(why(acc_one(ARMCI_ACC_DBL, kHeap + kHeapBytes - 4, 8, 8)), "piece outside the node heap");
+  std::vector<char> table = acc_one(ARMCI_ACC_DBL, kHeap, 8, 8);
+  AmHeader h;
+  std::memcpy(&h, table.data(), sizeof h);
+  h.npieces = 1;
+  std::memcpy(table.data(), &h, sizeof h);
+  EXPECT_EQ(why(table), "lone accumulate carries a piece table");
+}
+
 TEST(Batch, TakesBySizeAndAggregateHandles) {
   CoalesceConfig on;
   on.op_max = 2048;

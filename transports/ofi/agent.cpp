@@ -397,6 +397,10 @@ bool OfiAgentImpl::on_pieces(const AmView& m, ReplyHeader& r) {
   return false;
 }
 bool OfiAgentImpl::on_acc(const AmView& m, ReplyHeader& r) { return on_pieces(m, r); }
+bool OfiAgentImpl::on_acc_one(const AmView& m, ReplyHeader&) {
+  acc_locked(ctl(), base(), m.h.type, m.h.scale, m.data, reinterpret_cast<void*>(m.h.arg0), m.h.payload);
+  return true;
+}
 bool OfiAgentImpl::on_put_pieces(const AmView& m, ReplyHeader& r) { return on_pieces(m, r); }
 bool OfiAgentImpl::on_get_pieces(const AmView& m, ReplyHeader& r) { return on_pieces(m, r); }
 

@@ -151,6 +151,19 @@ const char* check_batch(const char* body, std::size_t room, const AmLimits& lim,
   return nullptr;
 }
 
+// AccOne: no table, the header names the one piece.
+const char* check_acc_one(const char* body, std::size_t room, const AmLimits& lim, AmView* v) {
+  const AmHeader& h = v->h;
+  const std::size_t es = acc_elem_size(h.type);
+  if (es == 0) return "unknown accumulate type";
+  if (h.npieces != 0) return "lone accumulate carries a piece table";
+  if (room == 0 || h.payload != room) return "payload size does not match the bytes received";
+  if (room % es) return "accumulate piece not a whole number of elements";
+  if (!am_in_heap(lim, h.arg0, room)) return "piece outside the node heap";
+  v->data = body;
+  return nullptr;
+}
+
 }  // namespace
 
 Signal AmView::to_signal() const {
@@ -224,6 +237,7 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
       if (const char* why = check_get_answer(h, lim)) return why;
       return check_strided(body, room, lim, v, lim.stage_slot);
     case AmOp::Batch: return check_batch(body, room, lim, v);
+    case AmOp::AccOne: return check_acc_one(body, room, lim, v);
     default: return "unknown kind";
   }
 }

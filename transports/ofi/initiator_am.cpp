@@ -278,11 +278,27 @@ void AmChannel::pieces(int node, AmOp op, int type, const void* scale, Pieces p,
   }
 }
 
+bool AmChannel::acc_one(int node, int type, const void* scale, const Piece& q) {
+  if (sizeof(AmHeader) + q.bytes > core_.inject_limit) return false;
+  const uint32_t t = new_pending(node, AmOp::AccOne);
+  const int b = take_send_buf();
+  AmHeader h = pieces_header(AmOp::AccOne, type, scale, t);
+  h.arg0 = q.remote;
+  h.payload = static_cast<uint32_t>(q.bytes);
+  char* m = send_buf(b);
+  std::memcpy(m, &h, sizeof h);
+  std::memcpy(m + sizeof h, q.local, q.bytes);
+  core_.stats.remote_bytes += q.bytes;
+  send(node, b, sizeof h + q.bytes, "accumulate");
+  return true;
+}
+
 // ---------------------------------------------------------------- Ofi API
 void OfiImpl::acc(const Target& at, int type, const void* scale, Pieces p) {
   if (native_acc_ok(type)) return native_acc(at, type, scale, p);
   if (coalesce_acc(at.node, type, scale, p)) return;
   order(at.node, OpClass::Am);
+  if (p.size() == 1 && am.acc_one(at.node, type, scale, p[0])) return;
   am.pieces(at.node, AmOp::Acc, type, scale, p, nullptr);
 }
 

@@ -142,11 +142,16 @@ void OfiImpl::flush_batch(int node) {
 
 // A batch of one put or get leaves as the RMA it stands for: cheaper than
 // an active message the agent must handle (its request was counted when it
-// was appended).
+// was appended); one small accumulate as an AccOne, which fits an inject.
 bool OfiImpl::send_alone(int node, Batch& b) {
   const ofi::BatchRecord r = b.first();
   const auto kind = static_cast<BatchKind>(r.kind);
-  if (kind == BatchKind::Acc) return false;
+  if (kind == BatchKind::Acc) {
+    if (sizeof(AmHeader) + r.len > inject_limit) return false;
+    order_only(node, OpClass::Am);
+    const char* scale = b.first_data();
+    return am.acc_one(node, r.type, scale, Piece{scale + ofi::kBatchScale, r.addr, r.len});
+  }
   const bool is_write = kind == BatchKind::Put;
   order_only(node, is_write ? OpClass::Write : OpClass::Read);
   std::size_t len = r.len;
