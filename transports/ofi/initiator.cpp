@@ -15,7 +15,6 @@ namespace armci::transport {
 namespace {
 constexpr std::size_t kCtxInitial = 512;
 constexpr std::size_t kScatterInitial = 64;
-constexpr uint64_t kLocalKeyBase = uint64_t{1} << 32;  // keys of local-only registrations
 
 }  // namespace
 
@@ -30,10 +29,9 @@ OfiImpl::OfiImpl(const OfiContext& c)
         ofi::am_budget(caps.rx_size, cfg.procs_outside[static_cast<std::size_t>(n)]).window;
   am.set_windows(std::move(windows));
   segs.resize(nnodes);
-  inject_limit = caps.inject;
-  if (cfg.inject_max) inject_limit = std::min<std::size_t>(inject_limit, cfg.inject_max);
+  rma.configure(nodes.size(), cfg.inject_max ? std::min<std::size_t>(caps.inject, cfg.inject_max) : caps.inject,
+                cfg.pack_below);
   eagain_timeout = cfg.eagain_timeout;
-  pack_below = cfg.pack_below;
   Stager::Settings st;
   st.from = cfg.stage_from && cfg.stage_slot >= 2 * ofi::kAmMax ? cfg.stage_from : 0;
   st.pieces_below = cfg.stage_pieces_below;
@@ -221,11 +219,12 @@ bool OfiImpl::drain_cq(std::size_t nic) {
 
 void OfiImpl::complete(OpCtx* c) {
   NodeState& s = nodes[static_cast<std::size_t>(c->node)];
+  RmaCounts& r = rma.counts(c->node);
   if (c->rail >= 0) rails.piece_done(static_cast<std::size_t>(c->rail));
   switch (c->kind) {
-    case OpKind::Write: --s.writes; break;
+    case OpKind::Write: --r.writes; break;
     case OpKind::Read:
-      --s.reads;
+      --r.reads;
       if (c->copy_out) std::memcpy(c->copy_out, am.send_buf(c->buf), c->len);
       break;
     case OpKind::Atomic:
@@ -237,7 +236,7 @@ void OfiImpl::complete(OpCtx* c) {
       c->buf = -1;  // a staging slot, not a send buffer
       break;
     case OpKind::StageRead:  // the staged get that posted it scatters and frees the slot
-      --s.reads;
+      --r.reads;
       stager.read_done(c->buf);
       c->buf = -1;
       break;
@@ -257,17 +256,18 @@ void OfiImpl::complete(OpCtx* c) {
 void OfiImpl::order_only(int node, OpClass next) {
   const uint8_t m = ordering.drains(next);
   NodeState& s = nodes[static_cast<std::size_t>(node)];
-  if (__builtin_expect(s.striped, 0)) {
-    wait_until([&] { return s.writes == 0 && s.reads == 0; }, "a transfer split across NICs (ordering)");
-    s.striped = false;
+  RmaCounts& r = rma.counts(node);
+  if (__builtin_expect(r.striped, 0)) {
+    wait_until([&] { return r.idle(); }, "a transfer split across NICs (ordering)");
+    r.striped = false;
   }
-  auto drain = [&](uint8_t bit, uint32_t NodeState::*field, const char* what) {
-    if ((m & bit) && s.*field) wait_until([&] { return s.*field == 0; }, what);
+  auto drain = [&](uint8_t bit, const uint32_t& count, const char* what) {
+    if ((m & bit) && count) wait_until([&] { return count == 0; }, what);
   };
-  drain(OrderingPlan::kDrainAtomics, &NodeState::atomics, "earlier atomics (ordering)");
+  drain(OrderingPlan::kDrainAtomics, s.atomics, "earlier atomics (ordering)");
   if ((m & OrderingPlan::kDrainAms) && am.window(node).quiet_fenced) am.flush_quiet(node);
-  drain(OrderingPlan::kDrainWrites, &NodeState::writes, "earlier writes (ordering)");
-  drain(OrderingPlan::kDrainReads, &NodeState::reads, "earlier reads (ordering)");
+  drain(OrderingPlan::kDrainWrites, r.writes, "earlier writes (ordering)");
+  drain(OrderingPlan::kDrainReads, r.reads, "earlier reads (ordering)");
   if ((m & OrderingPlan::kDrainAms) && am.unanswered(node))
     wait_until([&] { return am.unanswered(node) == 0; }, "earlier active messages (ordering)");
 }
@@ -325,19 +325,6 @@ Target OfiImpl::segment(int node, uintptr_t addr) const {
   t.nic_lo = caps.virt_addr ? t.lo : 0;
   t.keyed = true;
   return t;
-}
-
-void* OfiImpl::local_desc(const void* p, std::size_t len) {
-  if (!caps.mr_local) return nullptr;
-  LocalSegment seg;
-  if (!cfg.local_segment || !cfg.local_segment(reinterpret_cast<uintptr_t>(p), len, &seg))
-    return nullptr;  // the caller bounces
-  if (local_mrs.size() <= seg.index) local_mrs.resize(seg.index + 1, nullptr);
-  fid_mr*& mr = local_mrs[seg.index];
-  if (!mr)  // a local-only registration of my node's segment, once per process
-    mr = ep.register_memory(seg.base, seg.size, FI_READ | FI_WRITE | FI_SEND | FI_RECV,
-                            kLocalKeyBase + static_cast<uint64_t>(seg.index));
-  return fi_mr_desc(mr);
 }
 
 // ---------------------------------------------------------------- Ofi API
@@ -410,16 +397,16 @@ void Ofi::set_threaded(bool on) { impl_->threaded = on || impl_->timer.running()
 
 void OfiImpl::fence(int node) {
   flush_batch(node);
-  NodeState& s = nodes[static_cast<std::size_t>(node)];
+  const NodeState& s = nodes[static_cast<std::size_t>(node)];
+  const RmaCounts& r = rma.counts(node);
   if (am.window(node).quiet_fenced) am.flush_quiet(node);
-  if (s.unflushed) post_flush_read(node);
-  wait_until([&] { return s.writes == 0 && am.unanswered(node) == 0 && s.atomics == 0 && (!ordering.flush_writes || s.reads == 0); },
+  if (r.unflushed) post_flush_read(node);
+  wait_until([&] { return r.writes == 0 && am.unanswered(node) == 0 && s.atomics == 0 && (!ordering.flush_writes || r.reads == 0); },
              "remote completion (ARMCI_Fence)");
 }
 
 void OfiImpl::post_flush_read(int node) {
-  NodeState& s = nodes[static_cast<std::size_t>(node)];
-  s.unflushed = 0;
+  rma.counts(node).unflushed = 0;
   ++stats.flush_reads;
   const ofi::RemoteSegment* seg0 = segs.first(node);
   if (!seg0) fatal("ARMCI", "flush of writes to node %d: no segment of its heap is known", node);
@@ -432,7 +419,7 @@ void OfiImpl::post_flush_read(int node) {
   void* desc = am.send_mr ? fi_mr_desc(am.send_mr) : nullptr;
   iovec iov{am.send_buf(c->buf), len};
   fi_rma_iov rio{raddr, len, key};
-  post_rma({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, 0});
+  rma.post({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, 0});
 }
 
 void OfiImpl::fence_all() {
@@ -440,7 +427,7 @@ void OfiImpl::fence_all() {
   // round trip, not one per node.
   flush_batches();
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n)
-    if (nodes[static_cast<std::size_t>(n)].unflushed) post_flush_read(n);
+    if (rma.counts(n).unflushed) post_flush_read(n);
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n)
     if (am.window(n).quiet_fenced) am.flush_quiet(n);
   for (int n = 0; n < static_cast<int>(nodes.size()); ++n) fence(n);
@@ -508,7 +495,7 @@ bool OfiImpl::rma_in_flight() const {
   if (batches.open_count() || peers.sends) return true;  // progress() sends batches once due
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const NodeState& s = nodes[n];
-    if (s.writes || s.reads || am.unanswered(static_cast<int>(n)) || s.atomics || s.implicit ||
+    if (!rma.counts(static_cast<int>(n)).idle() || am.unanswered(static_cast<int>(n)) || s.atomics || s.implicit ||
         stager.writing(static_cast<int>(n)))
       return true;
   }

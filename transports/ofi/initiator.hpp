@@ -1,6 +1,6 @@
-// Internals of the initiator side (transport::Ofi): one endpoint per process,
-// per-node counters for ordering and fences, send/receive buffer pools for
-// active messages, and the completion dispatcher.
+// Internals of the initiator side (transport::Ofi): the lock, the completion
+// dispatcher, fences and ordering, over the components that own their state
+// (RMA, active messages, staging, NICs, coalescing; docs/design.md).
 #pragma once
 #include <rdma/fi_rma.h>
 
@@ -25,13 +25,10 @@
 #include "transports/ofi/ordering.hpp"
 #include "transports/ofi/rails.hpp"
 #include "transports/ofi/remote_segments.hpp"
+#include "transports/ofi/rma_channel.hpp"
 #include "transports/ofi/staging.hpp"
 
 namespace armci::transport {
-
-
-// Which way an RMA moves data: put (write) or get (read).
-enum class Dir : uint8_t { Put, Get };
 
 // Which accumulates and Rmw the provider does natively (fi_atomicvalid at
 // start-up; only with ARMCI_OFI_ATOMICS=1).  The rest go as active messages.
@@ -74,13 +71,11 @@ struct PeerMessages {
   bool due() { return sends || recvs || ++idle % kIdleEvery == 0; }
 };
 
+// Per node, besides what the RMA, active-message and staging components
+// count (RmaCounts, AmWindow, StageLease).
 struct NodeState {
-  uint32_t writes = 0;    // RMA writes not yet delivered (flushed writes: not yet sent)
-  uint32_t unflushed = 0;  // writes sent since the last flush read (ARMCI_OFI_WRITE_COMPLETION=flush)
-  uint32_t reads = 0;     // RMA reads not yet complete
   uint32_t implicit = 0;  // implicit (NULL handle) operations not locally complete
   uint32_t atomics = 0;   // native atomics not yet delivered
-  bool striped = false;  // a transfer split across NICs may still be in flight
 };
 
 inline ofi::EndpointOptions rma_only(ofi::EndpointOptions o) {
@@ -121,14 +116,12 @@ struct OfiImpl {
   // their registrations.
   AmChannel am{*this};  // active messages to the agents (am_channel.hpp)
   Stager stager{*this};  // transfers through the agents' slots (staging.hpp)
+  RmaChannel rma{*this};  // puts and gets as RMA, FI_MR_LOCAL registrations (rma_channel.hpp)
   ofi::Endpoint ep;
   ofi::Caps& caps;
   std::vector<NodeState> nodes;
   ofi::RemoteSegments segs;
   OpContexts contexts;
-  std::vector<fid_mr*> local_mrs;  // FI_MR_LOCAL: my node's segments, by index
-  std::size_t inject_limit = 0;
-  std::size_t pack_below = 2048;  // ARMCI_OFI_PACK_BELOW
   NativeAtomics native;
   double eagain_timeout = 60;
 
@@ -181,7 +174,6 @@ struct OfiImpl {
   // The whole known segment of node holding addr as a Target (unkeyed if
   // none is known).
   Target segment(int node, uintptr_t addr) const;
-  void* local_desc(const void* p, std::size_t len);
 
   // Accumulates that are not native atomics (initiator_am.cpp).
   bool native_acc_ok(int type) const;
@@ -221,39 +213,11 @@ struct OfiImpl {
   void native_acc(const Target& at, int type, const void* scale, Pieces p);
   bool native_rmw(const Target& at, int op, void* ploc, uintptr_t prem, long extra);
 
-  // RMA (initiator_rma.cpp): `local` is the source of a put and the
-  // destination of a get.
-  void rma(Dir dir, const Target& at, const void* local, uintptr_t remote_addr, std::size_t n, Request* req);
-  void rma_iov(Dir dir, const Target& at, Pieces p, std::size_t first, std::size_t count, Request* req);
-  void pieces(Dir dir, const Target& at, Pieces p, Request* req);
-  // Most pieces one RMA post carries (local and remote iovec limits).
-  std::size_t pieces_per_post() const {
-    return std::min<std::size_t>({caps.iov_limit, caps.rma_iov_limit, 16});
-  }
-  // One RMA post: what it moves and what it counts as.  A write counts in
-  // the node's writes (the Stager's for OpKind::StageWrite), a read in its
-  // reads; `bytes` go to the statistics.
-  struct RmaPost {
-    Dir dir;
-    int node;
-    iovec* iov;             // local side
-    void** desc;
-    std::size_t count;
-    fi_rma_iov* rma;        // remote side
-    std::size_t rma_count;  // 0: as many as local
-    OpCtx* c;
-    uint64_t flags;
-    std::size_t bytes;
-    uint64_t cq_data = 0;
-    int nic = -1;           // -1: the home NIC (rails.home)
-  };
-  void post_rma(const RmaPost& p);
-
   // Every NIC (transports/ofi/rails.hpp): NIC 0 is ep.  place() picks the
   // home NIC and posts the reply receives there; a transfer of at least
   // rails.stripe_from bytes goes in one piece per NIC.  Nothing orders
   // pieces on different NICs, so the next operation to that node first
-  // waits for them (NodeState::striped).  A NIC with pieces outstanding
+  // waits for them (RmaCounts::striped).  A NIC with pieces outstanding
   // and no completion for half of ARMCI_TIMEOUT ends the job naming it (a
   // link down), before a peer's wait for this process runs out and names
   // nothing.
@@ -263,7 +227,6 @@ struct OfiImpl {
   void place(std::size_t home);
   void check_rails();
   bool drain_cq(std::size_t nic);  // one NIC's completion queue; true if something completed
-  void rma_striped(Dir dir, int node, char* l, uintptr_t remote_addr, uint64_t raddr, std::size_t n, Request* req);
 };
 
 // Pieces (local, remote, bytes) of a strided transfer, in the calling

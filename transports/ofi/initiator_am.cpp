@@ -109,7 +109,7 @@ void AmChannel::send(int node, int buf, std::size_t len, const char* what, bool 
   void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
   char* p = send_buf(buf);
   fid_ep* ep = core_.own().ep;
-  if (!tracked && len <= core_.inject_limit) {
+  if (!tracked && len <= core_.rma.inject_limit()) {
     core_.post([&] { return fi_inject(ep, p, len, static_cast<fi_addr_t>(node)); }, node, what);
     free_send.push_back(buf);
     return;
@@ -279,7 +279,7 @@ void AmChannel::pieces(int node, AmOp op, int type, const void* scale, Pieces p,
 }
 
 bool AmChannel::acc_one(int node, int type, const void* scale, const Piece& q) {
-  if (sizeof(AmHeader) + q.bytes > core_.inject_limit) return false;
+  if (sizeof(AmHeader) + q.bytes > core_.rma.inject_limit()) return false;
   const uint32_t t = new_pending(node, AmOp::AccOne);
   const int b = take_send_buf();
   AmHeader h = pieces_header(AmOp::AccOne, type, scale, t);

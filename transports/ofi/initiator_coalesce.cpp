@@ -25,8 +25,8 @@ bool OfiImpl::joins_batch(int node, std::size_t len, const Request* req, bool bl
   if (aggregate(req)) return batches.takes(len, true);
   if (!batches.takes(len, false)) return false;
   if (batches.is_open(node) || !blocking) return true;
-  const NodeState& s = nodes[static_cast<std::size_t>(node)];
-  return s.writes || s.reads || am.unanswered(node) || s.atomics || stager.writing(node);
+  return !rma.counts(node).idle() || am.unanswered(node) || nodes[static_cast<std::size_t>(node)].atomics ||
+         stager.writing(node);
 }
 
 // The batch that takes `bytes` more of kind k for node: the open one, or a
@@ -147,7 +147,7 @@ bool OfiImpl::send_alone(int node, Batch& b) {
   const ofi::BatchRecord r = b.first();
   const auto kind = static_cast<BatchKind>(r.kind);
   if (kind == BatchKind::Acc) {
-    if (sizeof(AmHeader) + r.len > inject_limit) return false;
+    if (sizeof(AmHeader) + r.len > rma.inject_limit()) return false;
     order_only(node, OpClass::Am);
     const char* scale = b.first_data();
     return am.acc_one(node, r.type, scale, Piece{scale + ofi::kBatchScale, r.addr, r.len});
@@ -161,9 +161,9 @@ bool OfiImpl::send_alone(int node, Batch& b) {
   const Batch::Get* g = is_write ? nullptr : &b.gets().front();
   OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, g ? g->req : nullptr, !is_write);
   void* local = g ? g->dst : const_cast<char*>(b.first_data());
-  void* desc = g ? local_desc(local, len) : nullptr;
+  void* desc = g ? rma.local_desc(local, len) : nullptr;
   uint64_t flags = ordering.rma_flags(is_write);
-  if (is_write && len <= inject_limit) {
+  if (is_write && len <= rma.inject_limit()) {
     flags |= FI_INJECT;
   } else if (is_write || (caps.mr_local && !desc)) {
     // The batch's memory is reused at once: through a send buffer.
@@ -180,7 +180,7 @@ bool OfiImpl::send_alone(int node, Batch& b) {
   }
   iovec iov{local, len};
   fi_rma_iov rio{raddr, len, key};
-  post_rma({is_write ? Dir::Put : Dir::Get, node, &iov, &desc, 1, &rio, 0, c, flags, is_write ? 0 : len});
+  rma.post({is_write ? Dir::Put : Dir::Get, node, &iov, &desc, 1, &rio, 0, c, flags, is_write ? 0 : len});
   return true;
 }
 

@@ -10,7 +10,7 @@
 
 namespace armci::transport {
 
-void OfiImpl::post_rma(const RmaPost& p) {
+void RmaChannel::post(const Post& p) {
   fi_msg_rma msg{};
   msg.data = p.cq_data;
   msg.msg_iov = p.iov;
@@ -20,52 +20,69 @@ void OfiImpl::post_rma(const RmaPost& p) {
   msg.rma_iov = p.rma;
   msg.rma_iov_count = p.rma_count ? p.rma_count : p.count;
   msg.context = &p.c->fi;
-  NodeState& s = nodes[static_cast<std::size_t>(p.node)];
-  fid_ep* e = (p.nic < 0 ? own() : rails.nic(static_cast<std::size_t>(p.nic))).ep;
+  RmaCounts& s = counts(p.node);
+  fid_ep* e = (p.nic < 0 ? core_.own() : core_.rails.nic(static_cast<std::size_t>(p.nic))).ep;
   if (p.dir == Dir::Put) {
-    if (p.c->kind == OpKind::StageWrite) stager.write_posted(p.node);
+    if (p.c->kind == OpKind::StageWrite) core_.stager.write_posted(p.node);
     else ++s.writes;
-    if (ordering.flush_writes && p.c->kind == OpKind::Write) ++s.unflushed;
-    post([&] { return fi_writemsg(e, &msg, p.flags); }, p.node, "fi_writemsg");
+    if (core_.ordering.flush_writes && p.c->kind == OpKind::Write) ++s.unflushed;
+    core_.post([&] { return fi_writemsg(e, &msg, p.flags); }, p.node, "fi_writemsg");
   } else {
     ++s.reads;
-    post([&] { return fi_readmsg(e, &msg, p.flags); }, p.node, "fi_readmsg");
+    core_.post([&] { return fi_readmsg(e, &msg, p.flags); }, p.node, "fi_readmsg");
   }
-  stats.remote_bytes += p.bytes;
-  ++stats.remote_ops;
+  core_.stats.remote_bytes += p.bytes;
+  ++core_.stats.remote_ops;
 }
 
-void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote_addr, std::size_t n,
-                  Request* req) {
+std::size_t RmaChannel::pieces_per_post() const {
+  return std::min<std::size_t>({core_.caps.iov_limit, core_.caps.rma_iov_limit, 16});
+}
+
+void* RmaChannel::local_desc(const void* p, std::size_t len) {
+  if (!core_.caps.mr_local) return nullptr;
+  LocalSegment seg;
+  if (!core_.cfg.local_segment || !core_.cfg.local_segment(reinterpret_cast<uintptr_t>(p), len, &seg))
+    return nullptr;  // the caller bounces
+  if (local_mrs_.size() <= seg.index) local_mrs_.resize(seg.index + 1, nullptr);
+  fid_mr*& mr = local_mrs_[seg.index];
+  if (!mr)  // a local-only registration of my node's segment, once per process
+    mr = core_.ep.register_memory(seg.base, seg.size, FI_READ | FI_WRITE | FI_SEND | FI_RECV,
+                                  kLocalKeyBase + static_cast<uint64_t>(seg.index));
+  return fi_mr_desc(mr);
+}
+
+void RmaChannel::transfer(Dir dir, const Target& at, const void* local, uintptr_t remote_addr, std::size_t n,
+                          Request* req) {
   const int node = at.node;
   const bool is_write = dir == Dir::Put;
-  order(node, is_write ? OpClass::Write : OpClass::Read);
+  core_.order(node, is_write ? OpClass::Write : OpClass::Read);
   auto l = static_cast<char*>(const_cast<void*>(local));
   while (n > 0) {
-    std::size_t chunk = std::min(n, caps.max_msg);
+    std::size_t chunk = std::min(n, core_.caps.max_msg);
     uint64_t raddr, key;
-    remote(at, remote_addr, chunk, raddr, key, is_write ? "put" : "get");
-    if (chunk >= rails.stripe_from) {
-      rma_striped(dir, node, l, remote_addr, raddr, chunk, req);
+    core_.remote(at, remote_addr, chunk, raddr, key, is_write ? "put" : "get");
+    if (chunk >= core_.rails.stripe_from) {
+      striped(dir, node, l, remote_addr, raddr, chunk, req);
       l += chunk;
       remote_addr += chunk;
       n -= chunk;
       continue;
     }
     void* desc = local_desc(l, chunk);
-    uint64_t flags = ordering.rma_flags(is_write);
-    OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
+    uint64_t flags = core_.ordering.rma_flags(is_write);
+    OpCtx* c = core_.ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
     void* at = l;
-    if (is_write && chunk <= inject_limit) {
+    if (is_write && chunk <= inject_limit_) {
       flags |= FI_INJECT;  // source copied at once: locally complete
       c->counts_local = false;
-    } else if (caps.mr_local && !desc) {
+    } else if (core_.caps.mr_local && !desc) {
       // Through a registered bounce buffer, at most one message at a time.
       chunk = std::min(chunk, ofi::kAmMax);
-      ++stats.bounce_copies;
-      c->buf = am.take_send_buf();
-      at = am.send_buf(c->buf);
-      desc = fi_mr_desc(am.send_mr);
+      ++core_.stats.bounce_copies;
+      c->buf = core_.am.take_send_buf();
+      at = core_.am.send_buf(c->buf);
+      desc = fi_mr_desc(core_.am.send_mr);
       if (is_write) {
         std::memcpy(at, l, chunk);
         c->counts_local = false;
@@ -74,10 +91,10 @@ void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote
         c->len = chunk;
       }
     }
-    if (c->counts_local) account_local(node, req);
+    if (c->counts_local) core_.account_local(node, req);
     iovec iov{at, chunk};
     fi_rma_iov r{raddr, chunk, key};
-    post_rma({dir, node, &iov, &desc, 1, &r, 0, c, flags, chunk});
+    post({dir, node, &iov, &desc, 1, &r, 0, c, flags, chunk});
     l += chunk;
     remote_addr += chunk;
     n -= chunk;
@@ -89,34 +106,35 @@ void OfiImpl::rma(Dir dir, const Target& at, const void* local, uintptr_t remote
 // NIC's.  Rails exist only where no local descriptors are needed (mr_local
 // off); striping only where writes complete on delivery, so each piece is
 // an ordinary counted op.
-void OfiImpl::rma_striped(Dir dir, int node, char* l, uintptr_t remote_addr, uint64_t raddr, std::size_t n,
-                          Request* req) {
-  const ofi::RemoteSegment* seg = segs.find(node, remote_addr);
-  if (!seg && lookup(node, remote_addr, "split transfer")) seg = segs.find(node, remote_addr);
+void RmaChannel::striped(Dir dir, int node, char* l, uintptr_t remote_addr, uint64_t raddr, std::size_t n,
+                         Request* req) {
+  const ofi::RemoteSegment* seg = core_.segs.find(node, remote_addr);
+  if (!seg && core_.lookup(node, remote_addr, "split transfer")) seg = core_.segs.find(node, remote_addr);
   if (!seg) fatal("ARMCI", "split transfer: address %p is in no heap segment of node %d", reinterpret_cast<void*>(remote_addr), node);
   const auto keys = seg->keys;  // a copy: posts may let the lock go, and the table may grow meanwhile
-  const std::size_t k = rails.count();
+  const std::size_t k = core_.rails.count();
   const std::size_t share = (n / k + 4095) & ~std::size_t{4095};
   const bool is_write = dir == Dir::Put;
   std::size_t off = 0;
   for (std::size_t r = 0; r < k && off < n; ++r) {
     const std::size_t len = r + 1 == k ? n - off : std::min(share, n - off);
-    OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
+    OpCtx* c = core_.ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
     c->rail = static_cast<int>(r);
-    rails.piece_posted(r);
-    account_local(node, req);
+    core_.rails.piece_posted(r);
+    core_.account_local(node, req);
     iovec iov{l + off, len};
     void* desc = nullptr;
     fi_rma_iov rio{raddr + off, len, keys[r]};
-    const uint64_t flags = ordering.rma_flags(is_write);
-    post_rma({dir, node, &iov, &desc, 1, &rio, 0, c, flags, len, 0, static_cast<int>(r)});
+    const uint64_t flags = core_.ordering.rma_flags(is_write);
+    post({dir, node, &iov, &desc, 1, &rio, 0, c, flags, len, 0, static_cast<int>(r)});
     off += len;
   }
-  ++stats.striped;
-  nodes[static_cast<std::size_t>(node)].striped = true;
+  ++core_.stats.striped;
+  counts(node).striped = true;
 }
 
-void OfiImpl::rma_iov(Dir dir, const Target& at, Pieces p, std::size_t first, std::size_t count, Request* req) {
+void RmaChannel::iov_batch(Dir dir, const Target& at, Pieces p, std::size_t first, std::size_t count,
+                           Request* req) {
   const int node = at.node;
   const bool is_write = dir == Dir::Put;
   iovec iov[16];
@@ -127,35 +145,35 @@ void OfiImpl::rma_iov(Dir dir, const Target& at, Pieces p, std::size_t first, st
     const Piece& q = p[first + i];
     std::size_t len = q.bytes;
     uint64_t raddr, key;
-    remote(at, q.remote, len, raddr, key, is_write ? "put" : "get");
+    core_.remote(at, q.remote, len, raddr, key, is_write ? "put" : "get");
     desc[i] = local_desc(q.local, q.bytes);
-    if (len != q.bytes || (caps.mr_local && !desc[i])) {
+    if (len != q.bytes || (core_.caps.mr_local && !desc[i])) {
       // Crosses a segment or needs a bounce: one piece at a time.
       for (std::size_t j = 0; j < count; ++j)
-        rma(dir, at, p[first + j].local, p[first + j].remote, p[first + j].bytes, req);
+        transfer(dir, at, p[first + j].local, p[first + j].remote, p[first + j].bytes, req);
       return;
     }
     iov[i] = {const_cast<void*>(q.local), q.bytes};
     rio[i] = {raddr, q.bytes, key};
     total += q.bytes;
   }
-  uint64_t flags = ordering.rma_flags(is_write);
-  OpCtx* c = ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
-  if (is_write && total <= inject_limit) {
+  uint64_t flags = core_.ordering.rma_flags(is_write);
+  OpCtx* c = core_.ctx(is_write ? OpKind::Write : OpKind::Read, node, req, true);
+  if (is_write && total <= inject_limit_) {
     flags |= FI_INJECT;
     c->counts_local = false;
   } else {
-    account_local(node, req);
+    core_.account_local(node, req);
   }
-  post_rma({dir, node, iov, desc, count, rio, 0, c, flags, total});
+  post({dir, node, iov, desc, count, rio, 0, c, flags, total});
 }
 
-void OfiImpl::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
+void RmaChannel::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   const int node = at.node;
   const bool is_write = dir == Dir::Put;
   if (p.empty()) return;
-  if (coalesce_pieces(dir, at, p, req)) return;
-  if (p.size() == 1) return rma(dir, at, p[0].local, p[0].remote, p[0].bytes, req);
+  if (core_.coalesce_pieces(dir, at, p, req)) return;
+  if (p.size() == 1) return transfer(dir, at, p[0].local, p[0].remote, p[0].bytes, req);
   std::size_t total = 0;
   for (const auto& q : p) total += q.bytes;
   const std::size_t avg = total / p.size();
@@ -168,19 +186,19 @@ void OfiImpl::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   // Few-KiB pieces are staged too once the whole is big enough: an iovec
   // batch carries only a few pieces per write (perf/armci_bench --sweep
   // --sweep-bytes 1M compares the two).
-  if (p.size() > g && (avg < pack_below || stager.takes_pieces(node, total, avg))) {
-    order(node, OpClass::Am);
-    return am.pieces(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);
+  if (p.size() > g && (avg < pack_below_ || core_.stager.takes_pieces(node, total, avg))) {
+    core_.order(node, OpClass::Am);
+    return core_.am.pieces(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);
   }
-  order(node, is_write ? OpClass::Write : OpClass::Read);
+  core_.order(node, is_write ? OpClass::Write : OpClass::Read);
   for (std::size_t i = 0; i < p.size();) {
     std::size_t k = 0, bytes = 0;
-    while (i + k < p.size() && k < g && bytes + p[i + k].bytes <= caps.max_msg) bytes += p[i + k++].bytes;
+    while (i + k < p.size() && k < g && bytes + p[i + k].bytes <= core_.caps.max_msg) bytes += p[i + k++].bytes;
     if (k <= 1) {
-      rma(dir, at, p[i].local, p[i].remote, p[i].bytes, req);  // splits huge pieces
+      transfer(dir, at, p[i].local, p[i].remote, p[i].bytes, req);  // splits huge pieces
       k = 1;
     } else {
-      rma_iov(dir, at, p, i, k, req);
+      iov_batch(dir, at, p, i, k, req);
     }
     i += k;
   }
@@ -201,35 +219,35 @@ Pieces strided_pieces(const void* local, uintptr_t remote, const StridedShape& s
 void Ofi::put(const Target& at, const void* src, uintptr_t dst, std::size_t n, Request* req) {
   OfiImpl::Guard g(*impl_);
   if (impl_->coalesce_put(at.node, at, src, dst, n, req)) return;
-  impl_->rma(Dir::Put, at, src, dst, n, req);
+  impl_->rma.transfer(Dir::Put, at, src, dst, n, req);
 }
 
 void Ofi::get(const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req) {
   OfiImpl::Guard g(*impl_);
   if (impl_->coalesce_get(at.node, at, src, dst, n, req)) return;
-  impl_->rma(Dir::Get, at, dst, src, n, req);
+  impl_->rma.transfer(Dir::Get, at, dst, src, n, req);
 }
 
 void Ofi::put_pieces(const Target& at, Pieces p, Request* req) {
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(Dir::Put, at, p, req);
+  impl_->rma.pieces(Dir::Put, at, p, req);
 }
 
 void Ofi::get_pieces(const Target& at, Pieces p, Request* req) {
   OfiImpl::Guard g(*impl_);
-  impl_->pieces(Dir::Get, at, p, req);
+  impl_->rma.pieces(Dir::Get, at, p, req);
 }
 
 void Ofi::put_strided(const Target& at, const void* src, uintptr_t dst, const StridedShape& s, Request* req) {
   OfiImpl::Guard g(*impl_);
   if (impl_->stager.put_shape(at.node, AmOp::PutStrided, 0, nullptr, src, dst, s)) return;
-  impl_->pieces(Dir::Put, at, strided_pieces(src, dst, s, true), req);
+  impl_->rma.pieces(Dir::Put, at, strided_pieces(src, dst, s, true), req);
 }
 
 void Ofi::get_strided(const Target& at, uintptr_t src, void* dst, const StridedShape& s, Request* req) {
   OfiImpl::Guard g(*impl_);
   if (impl_->stager.get_shape(at.node, src, dst, s)) return;
-  impl_->pieces(Dir::Get, at, strided_pieces(dst, src, s, false), req);
+  impl_->rma.pieces(Dir::Get, at, strided_pieces(dst, src, s, false), req);
 }
 
 }  // namespace armci::transport

@@ -114,7 +114,7 @@ void Stager::out(int node, More&& more, Fill&& fill) {
     const uint32_t gen = local_gen_[static_cast<std::size_t>(l)];
     iovec iov[2] = {{m, k.len}, {const_cast<void*>(k.tail), k.tail_len}};
     void* desc[2] = {local_mr_ ? fi_mr_desc(local_mr_) : nullptr,
-                     k.tail ? core_.local_desc(k.tail, k.tail_len) : nullptr};
+                     k.tail ? core_.rma.local_desc(k.tail, k.tail_len) : nullptr};
     const std::size_t len = k.len + k.tail_len;
     fi_rma_iov rio{ls.remote(slot), len, ls.key};
     // With SAW or CQ data the notice is ordered behind the data: the local
@@ -122,7 +122,7 @@ void Stager::out(int node, More&& more, Fill&& fill) {
     const bool at_once = saw || set_.cq_data;
     uint64_t flags = (at_once ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE) | FI_COMPLETION;
     if (set_.cq_data) flags |= FI_REMOTE_CQ_DATA;
-    core_.post_rma({Dir::Put, node, iov, desc, k.tail ? 2u : 1u, &rio, 1, c, flags, 0,
+    core_.rma.post({Dir::Put, node, iov, desc, k.tail ? 2u : 1u, &rio, 1, c, flags, 0,
                     ofi::stage_cq_data(static_cast<uint32_t>(core_.cfg.me), t, static_cast<uint32_t>(slot))});
     flight.push_back({l, gen, t, slot, len, k.tail != nullptr});
     if (at_once) announce_oldest();
@@ -228,7 +228,7 @@ void Stager::in(int node, AmOp op, More&& more, Ask&& request, Scatter&& scatter
       iovec iov{local_slot(f.local), f.len};
       void* desc = local_mr_ ? fi_mr_desc(local_mr_) : nullptr;
       fi_rma_iov rio{ls.remote(f.slot), f.len, ls.key};
-      core_.post_rma({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, f.len});
+      core_.rma.post({Dir::Get, node, &iov, &desc, 1, &rio, 0, c, FI_COMPLETION, f.len});
     }
     const bool mine_in_flight = head < used;
     if (more() && (!mine_in_flight || (ls.has_free() && !core_.am.full(node) && core_.am.reply_free()))) {
@@ -263,7 +263,7 @@ bool Stager::put_pieces(int node, AmOp op, int type, const void* scale, Pieces p
   // One piece (a contiguous accumulate): its data goes from the caller's
   // buffer as the write's second iovec, behind header and table.
   if (p.size() == 1 && core_.caps.iov_limit >= 2 &&
-      (!core_.caps.mr_local || core_.local_desc(p[0].local, p[0].bytes))) {
+      (!core_.caps.mr_local || core_.rma.local_desc(p[0].local, p[0].bytes))) {
     const Piece& q = p[0];
     const std::size_t es = op == AmOp::Acc ? acc_elem_size(type) : 1;
     out(
@@ -325,9 +325,9 @@ bool Stager::takes_shape(int node, AmOp op, const StridedShape& s) {
   const auto row = static_cast<std::size_t>(s.count[0]);
   // Puts and gets of pieces too large to pack go as RMA iovec batches
   // (OfiImpl::pieces); accumulates always travel to the agent.
-  if (op != AmOp::AccStrided && row >= std::max(core_.pack_below, set_.pieces_below)) return false;
+  if (op != AmOp::AccStrided && row >= std::max(core_.rma.pack_below(), set_.pieces_below)) return false;
   // So do rows that fit one RMA post (OfiImpl::pieces).
-  if (op != AmOp::AccStrided && s.chunks() <= core_.pieces_per_post()) return false;
+  if (op != AmOp::AccStrided && s.chunks() <= core_.rma.pieces_per_post()) return false;
   if (s.bytes() < set_.from || !ready(node)) return false;
   const std::size_t cap = lease(node).chunk(core_.cfg.stage_slot);
   return row <= cap - sizeof(AmHeader) - sizeof(ofi::StridedWire);  // a piece fits one message

@@ -6,7 +6,7 @@
 // reply; native atomics are ordered with nothing, so everything waits for
 // them and they for everything; the rest waits only where the provider
 // does not order the pair itself.  OfiImpl::order_only applies it with the
-// per-node counters (NodeState).
+// per-node counts (RmaCounts, AmWindow, NodeState).
 #pragma once
 #include <rdma/fabric.h>
 
