@@ -171,7 +171,7 @@ bool OfiImpl::progress_messages() {
 bool OfiImpl::progress() {
   bool any = drain_cq(rails.home);
   for (std::size_t k = 0; k < rails.count(); ++k)
-    if (k != rails.home && drain_cq(k)) any = true;
+    if (k != rails.home && rails.due(k) && drain_cq(k)) any = true;
   if (peers.ep && peers.due() && progress_messages()) any = true;
   return any;
 }
