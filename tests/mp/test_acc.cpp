@@ -254,7 +254,7 @@ TEST_F(Acc, SingleElements) {
   const int P = nproc(), R = 300;
   mp::Shared<long> lw(static_cast<std::size_t>(P));
   mp::Shared<double> dw(static_cast<std::size_t>(P));
-  mp::Shared<long> scratch(1);
+  mp::Shared<long> scratch(static_cast<std::size_t>(P));  // a word per origin: puts never overlap
   for (int i = 0; i < P; ++i) {
     lw.mine()[i] = 1L << 40;
     dw.mine()[i] = 0.5;
@@ -269,7 +269,7 @@ TEST_F(Acc, SingleElements) {
   for (int k = 0; k < R; ++k) {
     const int t = (me() + 1 + k) % P;
     if (k % 3 == 0) {
-      EXPECT_EQ(ARMCI_Put(&src, scratch.of(t), sizeof src, t), 0);
+      EXPECT_EQ(ARMCI_Put(&src, scratch.of(t) + me(), sizeof src, t), 0);
       EXPECT_EQ(ARMCI_Acc(ARMCI_ACC_LNG, &lscale, &src, lw.of(t) + me(), sizeof src, t), 0);
       ARMCI_Fence(t);
     } else {
