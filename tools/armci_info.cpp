@@ -137,9 +137,9 @@ int main(int argc, char** argv) {
   std::printf("protocol thresholds (ARMCI_* knobs, docs/knobs.md):\n");
   std::printf("  puts up to %s are injected (ARMCI_OFI_INJECT, capped by the provider)\n",
               armci::format_bytes(inject).c_str());
-  if (inject > sizeof(ofi::AmHeader))
+  if (const std::size_t acc_one = ofi::acc_one_max(inject); acc_one > 0)
     std::printf("  a lone accumulate of up to %s is injected too (AccOne: header and data within the inject size)\n",
-                armci::format_bytes(inject - sizeof(ofi::AmHeader)).c_str());
+                armci::format_bytes(acc_one).c_str());
   std::printf("  active messages (accumulates, packed pieces) carry up to %s each\n",
               armci::format_bytes(ofi::kAmMax).c_str());
   std::printf("  coalescing %s: operations up to %s, batches up to %s, sent after at most %ld us\n",

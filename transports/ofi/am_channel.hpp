@@ -96,8 +96,9 @@ class AmChannel {
   // Pieces packed into active messages, or (at least ARMCI_OFI_STAGE_FROM
   // bytes) moved through the agent's staging slots.
   void pieces(int node, AmOp op, int type, const void* scale, Pieces p, Request* req);
-  // One accumulate as an AccOne message, if header and data fit the
-  // provider's inject size (no send completion then); false if not.
+  // One accumulate of q.bytes <= acc_one_max(inject) as an AccOne message
+  // (no send completion then); false for a larger one.
+  bool acc_one_fits(std::size_t bytes) const;
   bool acc_one(int node, int type, const void* scale, const Piece& q);
   // One message of pieces p from (i, done) on into m (cap bytes): header h,
   // piece table, data; advances (i, done); the pieces taken land in parts.

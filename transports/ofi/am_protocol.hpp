@@ -115,6 +115,13 @@ struct AmHeader {
   unsigned char scale[16];
 };
 
+// The largest lone accumulate sent as an AccOne: header and data must fit
+// the inject size, so the message needs no send completion.  The runtime and
+// armci_info both ask here.
+constexpr std::size_t acc_one_max(std::size_t inject) {
+  return inject > sizeof(AmHeader) ? inject - sizeof(AmHeader) : 0;
+}
+
 // A staged get the agent answers by writing the gathered chunk into the
 // requester's own slot (ARMCI_OFI_STAGE_CQ_DATA, where the provider carries
 // remote CQ data): the write's CQ data, the request's token, is the answer,

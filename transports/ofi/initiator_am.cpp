@@ -278,8 +278,10 @@ void AmChannel::pieces(int node, AmOp op, int type, const void* scale, Pieces p,
   }
 }
 
+bool AmChannel::acc_one_fits(std::size_t bytes) const { return bytes <= ofi::acc_one_max(core_.rma.inject_limit()); }
+
 bool AmChannel::acc_one(int node, int type, const void* scale, const Piece& q) {
-  if (sizeof(AmHeader) + q.bytes > core_.rma.inject_limit()) return false;
+  if (!acc_one_fits(q.bytes)) return false;
   const uint32_t t = new_pending(node, AmOp::AccOne);
   const int b = take_send_buf();
   AmHeader h = pieces_header(AmOp::AccOne, type, scale, t);

@@ -147,7 +147,7 @@ bool OfiImpl::send_alone(int node, Batch& b) {
   const ofi::BatchRecord r = b.first();
   const auto kind = static_cast<BatchKind>(r.kind);
   if (kind == BatchKind::Acc) {
-    if (sizeof(AmHeader) + r.len > rma.inject_limit()) return false;
+    if (!am.acc_one_fits(r.len)) return false;
     order_only(node, OpClass::Am);
     const char* scale = b.first_data();
     return am.acc_one(node, r.type, scale, Piece{scale + ofi::kBatchScale, r.addr, r.len});
