@@ -71,6 +71,21 @@ struct OfiAgentImpl {
   // messages).  nic[0] is ep.
   std::vector<std::unique_ptr<Endpoint>> rails;
   std::vector<Endpoint*> nic;
+  // Each poll of a NIC is a pass of the provider's progress engine: one of
+  // an idle NIC in front of every request on another added about a
+  // microsecond to each (8 B put and get on 2 links 1.06-1.08x of one, 11
+  // alternated rounds).  A NIC beyond the first is polled on every turn of
+  // the loop while it has work (for the next kHotTurns), else on every
+  // kIdleEvery-th; asleep, the loop wakes on any NIC's fd.  Writes into the
+  // heap leave the agent no completion, so their data waits for those polls
+  // too: a few tens of microseconds at most, against the hundreds a piece of
+  // a split transfer takes.
+  struct Pace {
+    static constexpr uint32_t kIdleEvery = 16, kHotTurns = 1024;
+    uint32_t turn = 0, hot = 0;
+    bool due() { return hot ? (--hot, true) : ++turn % kIdleEvery == 0; }
+  };
+  std::vector<Pace> pace;  // by NIC
   std::vector<uint8_t> origin_nic;  // by world rank
   Endpoint& reply_ep(uint32_t origin) { return *nic[origin_nic[origin]]; }
   void open_rails();
@@ -203,6 +218,7 @@ void OfiAgentImpl::open_rails() {
       rails.push_back(std::move(r));
     }
   }
+  pace.assign(nic.size(), Pace{});
   ctl().nics.store(static_cast<uint32_t>(nic.size()));
 }
 
@@ -698,6 +714,7 @@ bool OfiAgentImpl::poll() {
 
 bool OfiAgentImpl::poll_nic(std::size_t k) {
   const bool any = drain_cq(k);
+  if (any) pace[k].hot = Pace::kHotTurns;
   if (any && cfg.sync) cfg.sync->fetch_add(1, std::memory_order_acq_rel);
   return any;
 }
@@ -766,7 +783,7 @@ void OfiAgent::attach(EventLoop& loop) {
   for (std::size_t k = 1; k < m->nic.size(); ++k) {
     Endpoint* e = m->nic[k];
     if (e->wait_fd() >= 0) loop.add_fd(e->wait_fd(), EPOLLIN, [m, k](uint32_t) { return m->poll_nic(k); });
-    loop.add_poller([m, k] { return m->poll_nic(k); }, [e] { return e->trywait(); });
+    loop.add_poller([m, k] { return m->pace[k].due() && m->poll_nic(k); }, [e] { return e->trywait(); });
   }
 }
 
