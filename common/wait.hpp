@@ -68,6 +68,7 @@ class Backoff {
       : watch_(call, what), every_(yield_every_now(wait_policy())) {}
   void pause();  // one step: spin, then yield, then sleep up to 1 ms
   void reset() { spins_ = 0; }
+  double waited() const { return watch_.waited(); }  // seconds since made
 
  private:
   WaitWatch watch_;

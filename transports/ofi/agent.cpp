@@ -20,6 +20,7 @@
 #include "transports/ofi/am_protocol.hpp"
 #include "transports/ofi/batch_wire.hpp"
 #include "transports/ofi/fabric.hpp"
+#include "transports/ofi/idle_poll.hpp"
 #include "transports/ofi/ofi.hpp"
 #include "transports/shm_ops.hpp"
 #include "transports/strided.hpp"
@@ -71,19 +72,23 @@ struct OfiAgentImpl {
   // messages).  nic[0] is ep.
   std::vector<std::unique_ptr<Endpoint>> rails;
   std::vector<Endpoint*> nic;
-  // Each poll of a NIC is a pass of the provider's progress engine: one of
-  // an idle NIC in front of every request on another added about a
-  // microsecond to each (8 B put and get on 2 links 1.06-1.08x of one, 11
-  // alternated rounds).  A NIC beyond the first is polled on every turn of
-  // the loop while it has work (for the next kHotTurns), else on every
-  // kIdleEvery-th; asleep, the loop wakes on any NIC's fd.  Writes into the
-  // heap leave the agent no completion, so their data waits for those polls
-  // too: a few tens of microseconds at most, against the hundreds a piece of
-  // a split transfer takes.
+  // A NIC beyond the first is busy (IdlePoll) for kHotTurns turns of the
+  // loop after it last had work: polling an idle one on every turn put a
+  // progress pass in front of every request on another (8 B put and get on
+  // 2 links 1.06-1.08x of one, 11 alternated rounds).  Asleep, the loop
+  // wakes on any NIC's fd.  Writes into the heap leave the agent no
+  // completion, so their data waits for those polls too: a few tens of
+  // microseconds at most, against the hundreds a piece of a split transfer
+  // takes.
   struct Pace {
-    static constexpr uint32_t kIdleEvery = 16, kHotTurns = 1024;
-    uint32_t turn = 0, hot = 0;
-    bool due() { return hot ? (--hot, true) : ++turn % kIdleEvery == 0; }
+    static constexpr uint32_t kHotTurns = 1024;
+    IdlePoll idle;
+    uint32_t hot = 0;
+    bool due() {
+      const bool busy = hot > 0;
+      if (busy) --hot;
+      return idle.due(busy);
+    }
   };
   std::vector<Pace> pace;  // by NIC
   std::vector<uint8_t> origin_nic;  // by world rank

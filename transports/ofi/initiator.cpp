@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <optional>
 
 #include "common/log.hpp"
 #include "transports/contract.hpp"
@@ -119,37 +118,28 @@ void OfiImpl::local_done(int node, Request* req) {
 }
 
 void OfiImpl::post_retry(Retry op, ssize_t rc, int node, const char* what) {
-  using clock = std::chrono::steady_clock;
-  clock::time_point start{};
-  std::optional<Backoff> backoff;  // from the first -FI_EAGAIN on
+  // First contact (rxm connects lazily) or a full queue: drive progress and
+  // retry, but not forever.  Between tries the core is left as in any wait
+  // (yield, then sleep): the peer that must accept the connection or drain
+  // the queue may share it, and a loop that only yielded kept it off for the
+  // whole timeout when the kernel grouped the processes by session
+  // (autogroup; Slurm's slurmd on namespace hosts, one group each).
+  Backoff backoff("ARMCI", what);
   for (unsigned tries = 0;; ++tries, rc = op()) {
     if (rc == 0) {
-      stats.eagain_wait(what, tries, std::chrono::duration<double>(clock::now() - start).count());
+      stats.eagain_wait(what, tries, backoff.waited());
       return;
     }
     if (rc != -FI_EAGAIN)
       fatal("ARMCI", "%s to node %d (agent: rank %d): %s", what, node,
             leader(node), ofi::fi_error(what, rc).c_str());
-    // First contact (rxm connects lazily) or a full queue: drive progress
-    // and retry, but not forever.  Between tries the core is left as in any
-    // wait (yield, then sleep): the peer that must accept the connection or
-    // drain the queue may share it, and a loop that only yields kept it off
-    // for the whole timeout when the kernel grouped the processes by session
-    // (autogroup; Slurm's slurmd on namespace hosts, one group each).
+    if ((tries & 63) == 63 && eagain_timeout > 0 && backoff.waited() > eagain_timeout)
+      fatal("ARMCI", "%s to node %d (agent: rank %d) kept returning -FI_EAGAIN for %.0f s: the "
+            "peer is unreachable or not making progress (ARMCI_OFI_EAGAIN_TIMEOUT)",
+            what, node, leader(node), backoff.waited());
     ++stats.eagain_retries;
-    if (!backoff) {
-      start = clock::now();
-      backoff.emplace("ARMCI", what);
-    }
-    if (progress()) backoff->reset();
-    else unlocked([&] { backoff->pause(); });
-    if ((tries & 63) == 63) {
-      double waited = std::chrono::duration<double>(clock::now() - start).count();
-      if (eagain_timeout > 0 && waited > eagain_timeout)
-        fatal("ARMCI", "%s to node %d (agent: rank %d) kept returning -FI_EAGAIN for %.0f s: the "
-              "peer is unreachable or not making progress (ARMCI_OFI_EAGAIN_TIMEOUT)",
-              what, node, leader(node), waited);
-    }
+    if (progress()) backoff.reset();
+    else unlocked([&] { backoff.pause(); });
   }
 }
 

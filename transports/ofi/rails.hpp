@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "transports/ofi/fabric.hpp"
+#include "transports/ofi/idle_poll.hpp"
 
 namespace armci::transport::ofi {
 
@@ -28,13 +29,10 @@ struct Rails {
   std::vector<uint32_t> pending;   // by NIC: pieces of split transfers not yet complete
   std::vector<Clock::time_point> moved;  // by NIC: its last completed piece (or first outstanding one)
 
-  // An idle rail's queue holds nothing of ours (the home NIC completes the
-  // rest), yet each poll of it is a pass of the provider's progress engine,
-  // system calls included: while no piece is on it, it is polled on every
-  // kIdleEvery-th progress call only (the provider's own housekeeping).
-  static constexpr uint32_t kIdleEvery = 16;
-  uint32_t idle = 0;
-  bool due(std::size_t k) { return k >= pending.size() || pending[k] || ++idle % kIdleEvery == 0; }
+  // A rail's queue holds pieces of split transfers only (the home NIC
+  // completes the rest): busy while one is on it.
+  IdlePoll idle;
+  bool due(std::size_t k) { return idle.due(k >= pending.size() || pending[k]); }
 
   std::size_t count() const { return more.size() + 1; }
   bool many() const { return !more.empty(); }
