@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "armci/node_coll.hpp"
@@ -31,13 +32,30 @@ struct Stamp {
 };
 
 struct Op {
+  Op(Runtime& r, const char* c, uint32_t s, const char* st) : rt(r), call(c), seq(s), step(st) {}
   Runtime& rt;
-  Stamp stamp;       // stamp.call names the public call in reports too
+  const char* call;  // the public call, in reports too
+  uint32_t seq;      // the collective's number on its team
   const char* step;  // for reports: barrier, broadcast, ...
   uint32_t phase = 0;  // in-node steps so far (NodeColl::Key)
+  uint32_t call_id = 0;  // NodeColl::call_id(call), once an in-node step needs it
   NodeColl::Key key(const Team& t) {
-    return NodeColl::Key{t.ctx, stamp.seq, phase++, stamp.call, step};
+    if (!call_id) call_id = NodeColl::call_id(call) | 1u;
+    return NodeColl::Key{t.ctx, seq, phase++, call, call_id, step};
   }
+  // The header of this collective's messages, made when the first is sent
+  // or received (collectives inside a node send none).
+  const Stamp& stamp() const {
+    if (!wire) {
+      wire.emplace();
+      for (std::size_t i = 0; i + 1 < sizeof wire->call && call[i]; ++i) wire->call[i] = call[i];
+      wire->seq = seq;
+    }
+    return *wire;
+  }
+
+ private:
+  mutable std::optional<Stamp> wire;
 };
 
 // A collective's messages to other processes are copies the provider may
@@ -47,21 +65,22 @@ struct Op {
 // collective returns only once they are all sent.
 // It also orders the collective after what this node's agent did before
 // (Runtime::agent_sync), and what follows before what it does next.
+// One node's jobs have no node agent moving data for the network.
 struct SendsDone {
   Runtime& rt;
   ~SendsDone() {
-    if (rt.ofi) rt.ofi->msg_drain();
+    if (!rt.ofi) return;
+    rt.ofi->msg_drain();
     rt.agent_sync.fetch_add(1, std::memory_order_acq_rel);
   }
 };
 
 Op start(Runtime& rt, const Team& t, const char* call, const char* step) {
-  route::flush(rt);  // coalesced operations go before the collective's messages
-  rt.agent_sync.fetch_add(1, std::memory_order_acq_rel);
-  Op op{rt, {}, step, 0};
-  for (std::size_t i = 0; i + 1 < sizeof op.stamp.call && call[i]; ++i) op.stamp.call[i] = call[i];
-  op.stamp.seq = rt.mailbox.next_collective(t.ctx);
-  return op;
+  if (rt.ofi) {
+    route::flush(rt);  // coalesced operations go before the collective's messages
+    rt.agent_sync.fetch_add(1, std::memory_order_acq_rel);
+  }
+  return Op(rt, call, rt.mailbox.next_collective(t.ctx), step);
 }
 
 // Messages between nodes go from process to process (ARMCI_COLL_DIRECT, where
@@ -85,9 +104,9 @@ constexpr std::size_t kBorrowFrom = 64 * 1024;
 void snd(Op& op, const Team& t, int tag, int to, const void* buf, std::size_t len, bool borrow = false) {
   const int peer = t.world(to);
   if (direct(op, peer))
-    return op.rt.ofi->msg_send(peer, msg_tag(op.rt.me(), t.ctx, tag), &op.stamp, sizeof op.stamp, buf, len,
+    return op.rt.ofi->msg_send(peer, msg_tag(op.rt.me(), t.ctx, tag), &op.stamp(), sizeof(Stamp), buf, len,
                                borrow && len >= kBorrowFrom);
-  op.rt.mailbox.send(t.ctx, tag, peer, &op.stamp, sizeof op.stamp, buf, len);
+  op.rt.mailbox.send(t.ctx, tag, peer, &op.stamp(), sizeof(Stamp), buf, len);
 }
 
 // Waits until the messages sent so far have left (their buffers may change).
@@ -96,17 +115,17 @@ void sent(Op& op) {
 }
 
 [[noreturn]] void mismatch(const Op& op, int peer, const Stamp& theirs) {
-  fatal(op.stamp.call,
+  fatal(op.call,
         "collectives do not match: this process (%d) is in %s, its collective #%u on this group, "
         "but process %d sent its part of %s, its collective #%u (every member must make the same "
         "collective calls in the same order)",
-        op.rt.me(), op.stamp.call, op.stamp.seq, peer, theirs.call, theirs.seq);
+        op.rt.me(), op.call, op.seq, peer, theirs.call, theirs.seq);
 }
 
 Stamp stamp_of(const Op& op, int peer, const std::vector<char>& m) {
   Stamp s;
   if (m.size() < sizeof s)
-    fatal(op.stamp.call, "collective message of %zu bytes from process %d is too short for its header", m.size(), peer);
+    fatal(op.call, "collective message of %zu bytes from process %d is too short for its header", m.size(), peer);
   std::memcpy(&s, m.data(), sizeof s);
   s.call[sizeof s.call - 1] = '\0';
   return s;
@@ -114,25 +133,25 @@ Stamp stamp_of(const Op& op, int peer, const std::vector<char>& m) {
 
 void check_stamp(const Op& op, int peer, Stamp theirs) {
   theirs.call[sizeof theirs.call - 1] = '\0';
-  if (theirs.seq != op.stamp.seq || std::strcmp(theirs.call, op.stamp.call) != 0) mismatch(op, peer, theirs);
+  if (theirs.seq != op.seq || std::strcmp(theirs.call, op.stamp().call) != 0) mismatch(op, peer, theirs);
 }
 
 [[noreturn]] void wrong_size(const Op& op, int peer, std::size_t got, std::size_t len) {
-  fatal(op.stamp.call, "collective #%u (%s): %zu bytes from process %d where %zu were expected "
-        "(members passed different sizes?)", op.stamp.seq, op.step, got, peer, len);
+  fatal(op.call, "collective #%u (%s): %zu bytes from process %d where %zu were expected "
+        "(members passed different sizes?)", op.seq, op.step, got, peer, len);
 }
 
 // Straight into buf, the stamp beside it.
 void rcv_direct(Op& op, const Team& t, int tag, int peer, void* buf, std::size_t len) {
   char what[160];
-  std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", peer, op.stamp.seq,
-                op.stamp.call, op.step);
+  std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", peer, op.seq,
+                op.call, op.step);
   Stamp theirs;
   bool longer = false;
   const std::size_t n = op.rt.ofi->msg_recv(peer, msg_tag(peer, t.ctx, tag), &theirs, sizeof theirs, buf, len,
                                             what, &longer);
   if (n < sizeof theirs)
-    fatal(op.stamp.call, "collective message of %zu bytes from process %d is too short for its header", n, peer);
+    fatal(op.call, "collective message of %zu bytes from process %d is too short for its header", n, peer);
   check_stamp(op, peer, theirs);
   if (longer || n - sizeof theirs != len) wrong_size(op, peer, longer ? len + 1 : n - sizeof theirs, len);
 }
@@ -147,15 +166,15 @@ void rcv(Op& op, const Team& t, int tag, int from, void* buf, std::size_t len) {
   // later number is fine: that member finished this collective already.
   auto others = [&](int src, const std::vector<char>& m) {
     const Stamp s = stamp_of(op, src, m);
-    if (static_cast<int32_t>(s.seq - op.stamp.seq) < 0 ||
-        (s.seq == op.stamp.seq && std::strcmp(s.call, op.stamp.call) != 0))
+    if (static_cast<int32_t>(s.seq - op.seq) < 0 ||
+        (s.seq == op.seq && std::strcmp(s.call, op.stamp().call) != 0))
       mismatch(op, src, s);
   };
   if (!op.rt.mailbox.try_recv_whole(t.ctx, tag, peer, m)) {
     char what[160];
-    std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", peer, op.stamp.seq,
-                  op.stamp.call, op.step);
-    m = op.rt.mailbox.recv_whole(t.ctx, tag, peer, op.stamp.call, what, others);
+    std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", peer, op.seq,
+                  op.call, op.step);
+    m = op.rt.mailbox.recv_whole(t.ctx, tag, peer, op.call, what, others);
   }
   const Stamp theirs = stamp_of(op, peer, m);
   check_stamp(op, peer, theirs);
@@ -281,12 +300,15 @@ struct Levels {
   int leader_root = 0;
 };
 
+// Every member on my node: the common case, answered without building
+// the levels.
+bool on_my_node(const Runtime& rt, const Team& t) {
+  return std::all_of(t.members.begin(), t.members.end(), [&](int w) { return rt.topo.same_node(w); });
+}
+
 Levels levels(Runtime& rt, const Team& t, int root) {
   Levels l;
   const auto& topo = rt.topo;
-  // The common case of one node first, without building anything.
-  l.one_node = std::all_of(t.members.begin(), t.members.end(), [&](int w) { return topo.same_node(w); });
-  if (l.one_node) return l;
   const int root_node = topo.node_of[static_cast<std::size_t>(t.world(root))];
   std::vector<int> leader(static_cast<std::size_t>(topo.nnodes), -1);
   leader[static_cast<std::size_t>(root_node)] = t.world(root);
@@ -338,6 +360,7 @@ void node_barrier(Op& op, const Team& node) {
 namespace {
 
 void barrier(Op& op, const Team& t) {
+  if (on_my_node(op.rt, t)) return node_barrier(op, t);
   Levels l = levels(op.rt, t, 0);
   if (l.one_node) return node_barrier(op, t);
   if (l.flat) return flat_barrier(op, t, kFlat);
@@ -348,6 +371,7 @@ void barrier(Op& op, const Team& t) {
 
 void bcast(Op& op, const Team& t, int root, void* buf, std::size_t len) {
   if (t.size() == 1) return;
+  if (on_my_node(op.rt, t)) return node_bcast(op, t, root, buf, len);
   Levels l = levels(op.rt, t, root);
   if (l.one_node) return node_bcast(op, t, root, buf, len);
   if (l.flat) return flat_bcast(op, t, root, buf, len, kFlat);
@@ -358,6 +382,7 @@ void bcast(Op& op, const Team& t, int root, void* buf, std::size_t len) {
 void reduce(Op& o, const Team& t, int root, void* buf, std::size_t n_elems, int type, ReduceOp op) {
   reduce_prepare(type, op, buf, n_elems);
   if (t.size() == 1) return;
+  if (on_my_node(o.rt, t)) return node_reduce(o, t, root, buf, n_elems, type, op);
   Levels l = levels(o.rt, t, root);
   if (l.one_node) return node_reduce(o, t, root, buf, n_elems, type, op);
   if (l.flat) return flat_reduce(o, t, root, buf, n_elems, type, op, kFlat);
@@ -394,12 +419,12 @@ void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, R
   if (t.size() == 1) return;
   // Inside a node: up a tree to the leader and back down (a few stores per
   // hop); between the leaders, whose messages are what it costs: exchanges.
-  Levels l = levels(rt, t, 0);
-  if (l.one_node) {
+  if (on_my_node(rt, t)) {
     rt.node_coll.allreduce(t, buf, n, type, op, o.key(t));
     ++o.phase;
     return;
   }
+  Levels l = levels(rt, t, 0);
   if (l.flat) return flat_allreduce(o, t, buf, n, type, op, kFlat);
   node_reduce(o, l.node, l.node_root, buf, n, type, op);
   if (l.leaders.member()) flat_allreduce(o, l.leaders, buf, n, type, op, kAmongLeaders);
@@ -413,11 +438,11 @@ void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, vo
   const int n = t.size();
   auto at = [&](int rank) { return out + static_cast<std::size_t>(rank) * len; };
   if (len) std::memcpy(at(t.me), mine, len);
-  Levels l = levels(rt, t, 0);
-  if (l.one_node) {
+  if (on_my_node(rt, t)) {
     rt.node_coll.gather(t, 0, mine, len, all, op.key(t));
     return bcast(op, t, 0, all, len * static_cast<std::size_t>(n));
   }
+  Levels l = levels(rt, t, 0);
   if (l.flat) {
     if (t.me == 0) {
       for (int i = 1; i < n; ++i) rcv(op, t, kFlat, i, at(i), len);

@@ -17,6 +17,7 @@ void Groups::init(int nprocs, int me) {
   groups_.clear();
   groups_[kWorld] = std::move(w);
   default_ = kWorld;
+  default_team_ = &groups_.at(kWorld).team;
 }
 
 const Team& Groups::team(ARMCI_Group g, const char* call) const {
@@ -29,6 +30,7 @@ void Groups::set_default(ARMCI_Group g, const char* call) {
   const Team& t = team(g, call);
   if (!t.member()) bad_arg(call, "this process is not a member of group %d", g);
   default_ = g;
+  default_team_ = &t;
 }
 
 void* Groups::mpi_comm_slot(ARMCI_Group g) {
@@ -82,7 +84,10 @@ void Groups::free(ARMCI_Group g, const char* call) {
   if (g == kWorld) bad_arg(call, "the world group cannot be freed");
   auto it = groups_.find(g);
   if (it == groups_.end()) bad_arg(call, "group handle %d is not a valid group", g);
-  if (default_ == g) default_ = kWorld;
+  if (default_ == g) {
+    default_ = kWorld;
+    default_team_ = &groups_.at(kWorld).team;
+  }
   groups_.erase(it);
 }
 

@@ -20,7 +20,7 @@ class Groups {
   // Validates the handle (fatal/returning error naming `call` otherwise).
   const Team& team(ARMCI_Group g, const char* call) const;
   const Team& world() const { return groups_.at(kWorld).team; }
-  const Team& default_team() const { return groups_.at(default_).team; }
+  const Team& default_team() const { return *default_team_; }
   ARMCI_Group default_group() const { return default_; }
   void set_default(ARMCI_Group g, const char* call);
 
@@ -41,6 +41,7 @@ class Groups {
   };
   std::map<ARMCI_Group, Entry> groups_;
   ARMCI_Group default_ = kWorld;
+  const Team* default_team_ = nullptr;  // default_'s (map entries stay put): every collective asks
   ARMCI_Group next_handle_ = 1;
   uint32_t next_ctx_ = kCtxWorld + 4;
 };

@@ -96,6 +96,7 @@ class Mailbox {
   std::vector<uint32_t> notify_sent_, notify_waited_;
   std::mutex coll_mu_;  // numbering only: the mailbox itself serves one calling thread at a time
   std::unordered_map<uint32_t, uint32_t> coll_seq_;
+  std::atomic<uint32_t> world_seq_{0};
 };
 
 }  // namespace armci

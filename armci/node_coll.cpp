@@ -9,47 +9,81 @@
 namespace armci {
 
 namespace {
-constexpr std::size_t kCallWords = 6;  // a call's name, up to 47 characters
+constexpr std::size_t kMetaBytes = 32;
+constexpr std::size_t kNameBytes = 48;  // a call's name, up to 47 characters
+}  // namespace
 
-void put_name(std::atomic<uint64_t>* w, const char* name) {
-  char b[kCallWords * 8] = {};
-  for (std::size_t i = 0; i + 1 < sizeof b && name[i]; ++i) b[i] = name[i];
-  for (std::size_t i = 0; i < kCallWords; ++i) {
-    uint64_t v;
-    std::memcpy(&v, b + 8 * i, 8);
-    w[i].store(v, std::memory_order_relaxed);
+// What a consumer polls: the identity of a buffer's content, rewritten
+// under a sequence lock by its one writer (version odd meanwhile, plain
+// stores: no locked instruction), so a consumer scanning for its chunk
+// never takes a half-written header.  A small buffer's payload follows in
+// the same line.  The content only changes once every consumer of the
+// previous one counted itself in the buffer's ack word.
+struct NodeColl::Head {
+  std::atomic<uint32_t> version{0};
+  std::atomic<uint32_t> ctx{0}, seq{0}, phase{0}, chunk{0}, len{0}, call_id{0}, pad{0};
+};
+static_assert(sizeof(NodeColl::Head) == kMetaBytes);
+
+namespace {
+struct alignas(64) SmallSlot {
+  NodeColl::Head head;
+  char data[NodeColl::kSmallBytes];  // the first 32 bytes share the header's line
+};
+struct alignas(64) BigSlot {
+  NodeColl::Head head;
+};
+// Consumers' counts only grow: the producer keeps, in its own memory, the
+// count that frees each buffer, so it never writes these lines itself.
+struct alignas(64) Ack {
+  std::atomic<uint32_t> n{0};
+};
+// The call's name, written only when a buffer's call changes and read only
+// to report a mismatch.
+struct Name {
+  char s[kNameBytes];
+};
+static_assert(sizeof(Name) == 48, "Ring::name assumes 48-byte names");
+
+// A hash of the call's name, which the header carries instead of the name:
+// whole words folded, then the tail bytes, one multiplication at the end
+// (it runs once per collective).
+uint32_t hash_call(const char* s) {
+  const std::size_t n = std::min(std::strlen(s), kNameBytes - 1);
+  uint64_t h = n;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s + i, 8);
+    h = ((h << 5) | (h >> 59)) ^ w;
   }
+  for (; i < n; ++i) h = ((h << 5) | (h >> 59)) ^ static_cast<unsigned char>(s[i]);
+  h *= 0xff51afd7ed558ccdull;
+  return static_cast<uint32_t>(h ^ (h >> 32));
 }
 }  // namespace
 
-// The header of a buffer is rewritten under a sequence lock (version odd
-// meanwhile), so a consumer scanning for the next chunk never takes a half
-// written one; its data only changes once every consumer of the previous
-// content counted itself in `acks`.
-struct NodeColl::Slot {
-  alignas(64) std::atomic<uint32_t> version{0};
-  std::atomic<uint32_t> acks{0};
-  uint32_t need = 0;  // consumers of the current content (the producer's own field)
-  std::atomic<uint32_t> ctx{0}, seq{0}, phase{0}, chunk{0};
-  std::atomic<uint64_t> len{0};
-  std::atomic<uint64_t> call[kCallWords];
-};
-
-// Two rings per process: two 64 KiB buffers for chunks of large payloads,
-// and kSmall small ones, so a root of many small broadcasts can run that far
-// ahead of its slowest consumer.
+// Per process: a deep ring of small buffers, so a root of many small
+// broadcasts can run that far ahead of its slowest consumer, and two 64 KiB
+// buffers for chunks of large payloads.
 struct NodeColl::Area {
-  alignas(64) Doorbell published;  // a chunk is ready in one of the buffers
-  alignas(64) Doorbell freed;      // a consumer finished with one
-  Slot big[kBig];
-  Slot small[kSmall];
+  alignas(64) QuietBell published;  // a chunk is ready in one of the buffers
+  alignas(64) QuietBell freed;      // a consumer finished with one
+  SmallSlot small[kSmall];
+  Ack small_acks[kSmall];
+  BigSlot big[kBig];
+  Ack big_acks[kBig];
+  Name small_names[kSmall];
+  Name big_names[kBig];
   alignas(64) char big_data[kBig][kChunk];
-  alignas(64) char small_data[kSmall][kSmallBytes];
 };
 
 NodeColl::Ring NodeColl::ring(Area& a, std::size_t len) {
-  if (len <= kSmallBytes) return {a.small, &a.small_data[0][0], kSmallBytes, kSmall};
-  return {a.big, &a.big_data[0][0], kChunk, kBig};
+  if (len <= kSmallBytes)
+    return {reinterpret_cast<char*>(&a.small[0].head), sizeof(SmallSlot), reinterpret_cast<char*>(&a.small_acks[0]),
+            sizeof(Ack), a.small[0].data, sizeof(SmallSlot), a.small_names[0].s, kSmall, small_target_, small_name_};
+  return {reinterpret_cast<char*>(&a.big[0].head), sizeof(BigSlot), reinterpret_cast<char*>(&a.big_acks[0]),
+          sizeof(Ack), &a.big_data[0][0], kChunk, a.big_names[0].s, kBig, big_target_, big_name_};
 }
 
 // Where a chunk goes is a function of its key, so a consumer reads one slot
@@ -62,9 +96,15 @@ std::size_t NodeColl::slot_of(const Key& k, uint32_t chunk, std::size_t count) {
 
 std::size_t NodeColl::area_bytes() { return (sizeof(Area) + 4095) / 4096 * 4096; }
 
+uint32_t NodeColl::call_id(const char* call) { return hash_call(call); }
+
 void NodeColl::init(Runtime& rt, uintptr_t areas) {
   rt_ = &rt;
   areas_ = areas;
+  std::fill(std::begin(small_target_), std::end(small_target_), 0u);
+  std::fill(std::begin(big_target_), std::end(big_target_), 0u);
+  std::fill(std::begin(small_name_), std::end(small_name_), 0u);
+  std::fill(std::begin(big_name_), std::end(big_name_), 0u);
 }
 
 NodeColl::Area& NodeColl::area_of(int world_rank) const {
@@ -76,71 +116,93 @@ void NodeColl::publish(const Key& k, uint32_t chunk, const void* data, std::size
   Area& a = area_of(rt_->me());
   const Ring r = ring(a, len);
   const std::size_t i = slot_of(k, chunk, r.count);
-  Slot& b = r.slots[i];
-  a.freed.wait([&] { return b.acks.load(std::memory_order_acquire) >= b.need; }, k.call,
-               "the other processes of this node to take an earlier chunk of a collective");
-  b.acks.store(0, std::memory_order_relaxed);
-  b.need = consumers;
-  b.version.fetch_add(1, std::memory_order_acq_rel);
-  b.ctx.store(k.ctx, std::memory_order_relaxed);
-  b.seq.store(k.seq, std::memory_order_relaxed);
-  b.phase.store(k.phase, std::memory_order_relaxed);
-  b.chunk.store(chunk, std::memory_order_relaxed);
-  b.len.store(len, std::memory_order_relaxed);
-  put_name(b.call, k.call);
-  if (len) std::memcpy(r.data + i * r.stride, data, len);
-  b.version.fetch_add(1, std::memory_order_release);
+  std::atomic<uint32_t>& acks = r.ack(i);
+  std::unique_lock<std::mutex> lock(produce_mu_, std::defer_lock);
+  if (threaded_) lock.lock();
+  // Free once every consumer of its content counted itself (counts wrap).
+  auto free_now = [&] { return static_cast<int32_t>(acks.load(std::memory_order_acquire) - r.target[i]) >= 0; };
+  while (!free_now()) {
+    if (threaded_) lock.unlock();
+    a.freed.wait(free_now, k.call, "the other processes of this node to take an earlier chunk of a collective");
+    if (threaded_) lock.lock();
+  }
+  r.target[i] += consumers;
+  Head& h = r.head(i);
+  const uint32_t v = h.version.load(std::memory_order_relaxed);
+  h.version.store(v + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  h.ctx.store(k.ctx, std::memory_order_relaxed);
+  h.seq.store(k.seq, std::memory_order_relaxed);
+  h.phase.store(k.phase, std::memory_order_relaxed);
+  h.chunk.store(chunk, std::memory_order_relaxed);
+  h.len.store(static_cast<uint32_t>(len), std::memory_order_relaxed);
+  h.call_id.store(k.call_id, std::memory_order_relaxed);
+  if (r.name_id[i] != k.call_id || k.call_id == 0) {
+    char* name = r.name(i);
+    std::memset(name, 0, kNameBytes);
+    std::strncpy(name, k.call, kNameBytes - 1);
+    r.name_id[i] = k.call_id;
+  }
+  if (len) std::memcpy(r.data(i), data, len);
+  h.version.store(v + 2, std::memory_order_release);
+  if (lock.owns_lock()) lock.unlock();
   a.published.ring();
+}
+
+void NodeColl::mismatch(int producer, const Key& k, const char* theirs, uint32_t seq) const {
+  fatal(k.call,
+        "collectives do not match: this process (%d) is in %s, its collective #%u on this group, "
+        "but process %d sent its part of %s, its collective #%u (every member must make the same "
+        "collective calls in the same order)",
+        rt_->me(), k.call, k.seq, producer, theirs, seq);
 }
 
 template <typename Use>
 void NodeColl::consume(int producer, const Key& k, uint32_t chunk, std::size_t len, Use&& use) {
   Area& a = area_of(producer);
   const Ring r = ring(a, len);
-  Slot& b = r.slots[slot_of(k, chunk, r.count)];
+  const std::size_t i = slot_of(k, chunk, r.count);
+  Head& h = r.head(i);
   auto ready = [&] {
-    {
-      const uint32_t v = b.version.load(std::memory_order_acquire);
-      if (v & 1) return false;
-      const uint32_t ctx = b.ctx.load(std::memory_order_relaxed), seq = b.seq.load(std::memory_order_relaxed);
-      const uint32_t phase = b.phase.load(std::memory_order_relaxed), c = b.chunk.load(std::memory_order_relaxed);
-      const uint64_t n = b.len.load(std::memory_order_relaxed);
-      char theirs[kCallWords * 8];
-      for (std::size_t i = 0; i < kCallWords; ++i) {
-        const uint64_t w = b.call[i].load(std::memory_order_relaxed);
-        std::memcpy(theirs + 8 * i, &w, 8);
-      }
-      std::atomic_thread_fence(std::memory_order_acquire);
-      if (b.version.load(std::memory_order_relaxed) != v || ctx != k.ctx || seq != k.seq) return false;
-      theirs[sizeof theirs - 1] = '\0';
-      if (std::strncmp(theirs, k.call, sizeof theirs - 1) != 0)
-        fatal(k.call,
-              "collectives do not match: this process (%d) is in %s, its collective #%u on this group, "
-              "but process %d sent its part of %s, its collective #%u (every member must make the same "
-              "collective calls in the same order)",
-              rt_->me(), k.call, k.seq, producer, theirs, seq);
-      if (phase != k.phase || c != chunk) return false;
-      if (n != len)
-        fatal(k.call, "collective #%u (%s): %llu bytes from process %d where %zu were expected "
-              "(members passed different sizes?)", k.seq, k.step, static_cast<unsigned long long>(n), producer, len);
-      return true;
+    const uint32_t v = h.version.load(std::memory_order_acquire);
+    if (v & 1) return false;
+    const uint32_t ctx = h.ctx.load(std::memory_order_relaxed), seq = h.seq.load(std::memory_order_relaxed);
+    const uint32_t phase = h.phase.load(std::memory_order_relaxed), c = h.chunk.load(std::memory_order_relaxed);
+    const uint32_t n = h.len.load(std::memory_order_relaxed), id = h.call_id.load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (h.version.load(std::memory_order_relaxed) != v || ctx != k.ctx || seq != k.seq) return false;
+    // Same collective number on the same team: it must be the same call.
+    // The name is stable here: the buffer waits for this process's count.
+    if (id != k.call_id) {
+      char theirs[kNameBytes];
+      std::memcpy(theirs, r.name(i), kNameBytes);
+      theirs[kNameBytes - 1] = '\0';
+      mismatch(producer, k, theirs, seq);
     }
+    if (phase != k.phase || c != chunk) return false;
+    if (n != len)
+      fatal(k.call, "collective #%u (%s): %u bytes from process %d where %zu were expected "
+            "(members passed different sizes?)", k.seq, k.step, n, producer, len);
+    return true;
   };
   // A few polls first: the report a long wait needs costs more to write
   // than most waits last.
-  const unsigned every = yield_every_now(wait_policy());
-  bool here = ready();
-  for (unsigned i = 1; !here && i <= 256; ++i) {
-    if (i % every == 0) sched_yield_hint();
-    here = ready();
+  if (!ready()) {
+    const unsigned every = yield_every_now(wait_policy());
+    bool here = false;
+    for (unsigned n = 1; !here && n <= 256; ++n) {
+      if (n % every == 0) sched_yield_hint();
+      here = ready();
+    }
+    if (!here) {
+      char what[160];
+      std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", producer, k.seq, k.call,
+                    k.step);
+      a.published.wait(ready, k.call, what);
+    }
   }
-  if (!here) {
-    char what[160];
-    std::snprintf(what, sizeof what, "process %d's part of collective #%u (%s, %s)", producer, k.seq, k.call, k.step);
-    a.published.wait(ready, k.call, what);
-  }
-  use(r.data + static_cast<std::size_t>(&b - r.slots) * r.stride, len);
-  b.acks.fetch_add(1, std::memory_order_release);
+  use(r.data(i), len);
+  r.ack(i).fetch_add(1, std::memory_order_release);
   a.freed.ring();
 }
 

@@ -9,22 +9,42 @@
 
 namespace armci {
 
+// An op is recognised by its prefix (GA passes "+" and friends, Fortran
+// callers may pad).  By first character: this runs in every reduction.
 bool parse_reduce_op(const char* op, ReduceOp& out) {
   if (!op) return false;
   auto is = [&](const char* p) { return std::strncmp(op, p, std::strlen(p)) == 0; };
-  // Longer prefixes first: "absmax" before "max", "&&" before "&".
-  if (is("absmax")) out = ReduceOp::AbsMax;
-  else if (is("absmin")) out = ReduceOp::AbsMin;
-  else if (is("max")) out = ReduceOp::Max;
-  else if (is("min")) out = ReduceOp::Min;
-  else if (is("+")) out = ReduceOp::Sum;
-  else if (is("*")) out = ReduceOp::Prod;
-  else if (is("&&") || is("land")) out = ReduceOp::LogAnd;
-  else if (is("||") || is("lor")) out = ReduceOp::LogOr;
-  else if (is("&") || is("band")) out = ReduceOp::BitAnd;
-  else if (is("|") || is("bor") || is("or")) out = ReduceOp::BitOr;
-  else return false;
-  return true;
+  switch (op[0]) {
+    case '+': out = ReduceOp::Sum; return true;
+    case '*': out = ReduceOp::Prod; return true;
+    case 'a':
+      if (is("absmax")) out = ReduceOp::AbsMax;
+      else if (is("absmin")) out = ReduceOp::AbsMin;
+      else return false;
+      return true;
+    case 'm':
+      if (is("max")) out = ReduceOp::Max;
+      else if (is("min")) out = ReduceOp::Min;
+      else return false;
+      return true;
+    case '&': out = op[1] == '&' ? ReduceOp::LogAnd : ReduceOp::BitAnd; return true;
+    case '|': out = op[1] == '|' ? ReduceOp::LogOr : ReduceOp::BitOr; return true;
+    case 'l':
+      if (is("land")) out = ReduceOp::LogAnd;
+      else if (is("lor")) out = ReduceOp::LogOr;
+      else return false;
+      return true;
+    case 'b':
+      if (is("band")) out = ReduceOp::BitAnd;
+      else if (is("bor")) out = ReduceOp::BitOr;
+      else return false;
+      return true;
+    case 'o':
+      if (!is("or")) return false;
+      out = ReduceOp::BitOr;
+      return true;
+    default: return false;
+  }
 }
 
 const char* reduce_op_name(ReduceOp op) {

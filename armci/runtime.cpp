@@ -118,6 +118,7 @@ void Runtime::raise_thread_level(int level) {
 void Runtime::apply_thread_level() {
   const bool multiple = thread_level == ARMCI_THREAD_MULTIPLE;
   handles.set_threaded(multiple);
+  node_coll.set_threaded(multiple);
   addresses.set_threaded(multiple);
   if (ofi) ofi->set_threaded(multiple);
 }

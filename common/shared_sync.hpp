@@ -99,4 +99,34 @@ struct Doorbell {
   }
 };
 
+// A doorbell whose ringer pays a fence and a load of a line nobody writes
+// while no one sleeps: the count moves only once a waiter has announced
+// itself.  So a waiter re-checks its condition after announcing (the
+// ringer's release of the condition and the waiter's announcement pair up
+// as in Dekker's algorithm), and a ringer rings after making it true.
+struct QuietBell {
+  std::atomic<uint32_t> count{0};
+  std::atomic<uint32_t> sleepers{0};
+
+  void ring() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (sleepers.load(std::memory_order_relaxed) == 0) return;
+    count.fetch_add(1, std::memory_order_relaxed);
+    futex_wake(&count);
+  }
+
+  template <typename Done>
+  void wait(Done&& done, const char* call, const char* what) {
+    spin_then_block(
+        done, [&] { return count.load(std::memory_order_acquire); },
+        [&](uint32_t seen) {
+          sleepers.fetch_add(1, std::memory_order_seq_cst);
+          std::atomic_thread_fence(std::memory_order_seq_cst);
+          if (!done()) futex_wait(&count, seen, 0.2);
+          sleepers.fetch_sub(1, std::memory_order_relaxed);
+        },
+        call, what);
+  }
+};
+
 }  // namespace armci
