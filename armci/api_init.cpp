@@ -25,6 +25,7 @@ std::string stats_report(Runtime& r) {
   s += " node_nics=" + std::to_string(r.heap->ctl().nics.load());
   s += " key_table_entries=" + std::to_string(armci::route::key_table_entries(r));
   s += " live_allocations=" + std::to_string(r.allocations.live());
+  s += " coll_mpi_steps=" + std::to_string(r.mpi_coll.steps());
   if (const auto* pool = r.allocations.local_pool()) {
     const auto c = pool->counters();
     s += " local_pool_hits=" + std::to_string(c.hits);

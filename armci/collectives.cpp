@@ -298,6 +298,9 @@ struct Levels {
   int node_root = 0; // my node's leader, as a rank of `node`
   Team leaders;      // one member per node (the root's node: the root)
   int leader_root = 0;
+  // Names the leaders' member list among those of t's context (MpiColl):
+  // the root's world rank, which picks the only leader that varies.
+  int anchor() const { return leaders.world(leader_root); }
 };
 
 // Every member on my node: the common case, answered without building
@@ -342,6 +345,23 @@ Levels levels(Runtime& rt, const Team& t, int root) {
   }
   return l;
 }
+// Steps among processes of different nodes (a team with one member per
+// node, anchor -1, or the leaders): MPI's collectives where the job runs
+// MPI (MpiColl), our own messages otherwise.
+void across_barrier(Op& op, const Team& t, int anchor, int tag) {
+  if (!op.rt.mpi_coll.barrier(t, anchor)) flat_barrier(op, t, tag);
+}
+void across_bcast(Op& op, const Team& t, int anchor, int root, void* buf, std::size_t len, int tag) {
+  if (!op.rt.mpi_coll.bcast(t, anchor, root, buf, len)) flat_bcast(op, t, root, buf, len, tag);
+}
+void across_reduce(Op& o, const Team& t, int anchor, int root, void* buf, std::size_t n, int type, ReduceOp op,
+                   int tag) {
+  if (!o.rt.mpi_coll.reduce(t, anchor, root, buf, n, type, op)) flat_reduce(o, t, root, buf, n, type, op, tag);
+}
+void across_allreduce(Op& o, const Team& t, int anchor, void* buf, std::size_t n, int type, ReduceOp op, int tag) {
+  if (!o.rt.mpi_coll.allreduce(t, anchor, buf, n, type, op)) flat_allreduce(o, t, buf, n, type, op, tag);
+}
+
 // Steps among the members of one node: through NodeColl's shared buffers.
 void node_reduce(Op& op, const Team& node, int root, void* buf, std::size_t n, int type, ReduceOp o) {
   op.rt.node_coll.reduce(node, root, buf, n, type, o, op.key(node));
@@ -363,9 +383,9 @@ void barrier(Op& op, const Team& t) {
   if (on_my_node(op.rt, t)) return node_barrier(op, t);
   Levels l = levels(op.rt, t, 0);
   if (l.one_node) return node_barrier(op, t);
-  if (l.flat) return flat_barrier(op, t, kFlat);
+  if (l.flat) return across_barrier(op, t, -1, kFlat);
   node_reduce(op, l.node, l.node_root, nullptr, 0, ARMCI_INT, ReduceOp::Sum);
-  if (l.leaders.member()) flat_barrier(op, l.leaders, kAmongLeaders);
+  if (l.leaders.member()) across_barrier(op, l.leaders, l.anchor(), kAmongLeaders);
   node_bcast(op, l.node, l.node_root, nullptr, 0);
 }
 
@@ -374,8 +394,8 @@ void bcast(Op& op, const Team& t, int root, void* buf, std::size_t len) {
   if (on_my_node(op.rt, t)) return node_bcast(op, t, root, buf, len);
   Levels l = levels(op.rt, t, root);
   if (l.one_node) return node_bcast(op, t, root, buf, len);
-  if (l.flat) return flat_bcast(op, t, root, buf, len, kFlat);
-  if (l.leaders.member()) flat_bcast(op, l.leaders, l.leader_root, buf, len, kAmongLeaders);
+  if (l.flat) return across_bcast(op, t, -1, root, buf, len, kFlat);
+  if (l.leaders.member()) across_bcast(op, l.leaders, l.anchor(), l.leader_root, buf, len, kAmongLeaders);
   node_bcast(op, l.node, l.node_root, buf, len);
 }
 
@@ -385,9 +405,10 @@ void reduce(Op& o, const Team& t, int root, void* buf, std::size_t n_elems, int 
   if (on_my_node(o.rt, t)) return node_reduce(o, t, root, buf, n_elems, type, op);
   Levels l = levels(o.rt, t, root);
   if (l.one_node) return node_reduce(o, t, root, buf, n_elems, type, op);
-  if (l.flat) return flat_reduce(o, t, root, buf, n_elems, type, op, kFlat);
+  if (l.flat) return across_reduce(o, t, -1, root, buf, n_elems, type, op, kFlat);
   node_reduce(o, l.node, l.node_root, buf, n_elems, type, op);
-  if (l.leaders.member()) flat_reduce(o, l.leaders, l.leader_root, buf, n_elems, type, op, kAmongLeaders);
+  if (l.leaders.member())
+    across_reduce(o, l.leaders, l.anchor(), l.leader_root, buf, n_elems, type, op, kAmongLeaders);
 }
 
 }  // namespace
@@ -425,9 +446,9 @@ void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, R
     return;
   }
   Levels l = levels(rt, t, 0);
-  if (l.flat) return flat_allreduce(o, t, buf, n, type, op, kFlat);
+  if (l.flat) return across_allreduce(o, t, -1, buf, n, type, op, kFlat);
   node_reduce(o, l.node, l.node_root, buf, n, type, op);
-  if (l.leaders.member()) flat_allreduce(o, l.leaders, buf, n, type, op, kAmongLeaders);
+  if (l.leaders.member()) across_allreduce(o, l.leaders, l.anchor(), buf, n, type, op, kAmongLeaders);
   node_bcast(o, l.node, l.node_root, buf, n * msg_type_size(type));
 }
 

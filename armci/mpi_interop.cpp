@@ -12,8 +12,6 @@
 
 namespace armci {
 
-namespace {
-
 bool mpi_usable() {
   int init = 0, fin = 0;
   MPI_Initialized(&init);
@@ -21,22 +19,24 @@ bool mpi_usable() {
   return init && !fin;
 }
 
-// The communicator ARMCI ranks are ranks of: MPI_COMM_WORLD, or the
-// communicator given to ARMCI_Init_mpi_comm (kept on the world group entry).
-MPI_Comm base_comm(Runtime& r) {
+// MPI_COMM_WORLD, or the communicator given to ARMCI_Init_mpi_comm (kept on
+// the world group entry).
+MPI_Comm mpi_world_comm(Runtime& r) {
   auto* slot = static_cast<void**>(r.groups.mpi_comm_slot(Groups::kWorld));
   if (*slot) return *static_cast<MPI_Comm*>(*slot);
   return MPI_COMM_WORLD;
 }
+
+namespace {
 
 MPI_Comm* make_comm(Runtime& r, ARMCI_Group g) {
   const Team& t = r.groups.team(g, "armci_group_comm");
   auto* c = new MPI_Comm(MPI_COMM_NULL);
   if (!t.member()) return c;
   MPI_Group base, sub;
-  MPI_Comm_group(base_comm(r), &base);
+  MPI_Comm_group(mpi_world_comm(r), &base);
   MPI_Group_incl(base, t.size(), t.members.data(), &sub);
-  MPI_Comm_create_group(base_comm(r), sub, static_cast<int>(t.ctx & 0x7fff), c);
+  MPI_Comm_create_group(mpi_world_comm(r), sub, static_cast<int>(t.ctx & 0x7fff), c);
   MPI_Group_free(&sub);
   MPI_Group_free(&base);
   return c;
@@ -51,6 +51,7 @@ void mpi_group_created(Runtime& r, ARMCI_Group g) {
 }
 
 void mpi_group_freed(Runtime& r, ARMCI_Group g) {
+  r.mpi_coll.forget(r.groups.team(g, "ARMCI_Group_free").ctx);
   auto* slot = static_cast<void**>(r.groups.mpi_comm_slot(g));
   if (!slot || !*slot) return;
   auto* c = static_cast<MPI_Comm*>(*slot);
@@ -96,10 +97,10 @@ void init_with_comm(const char* call, MPI_Comm comm, int level) {
   o.world = world;
   o.call = call;
   o.thread_level = level;
-  Runtime& r = Runtime::create(o);
   auto* dup = new MPI_Comm;
   MPI_Comm_dup(comm, dup);
-  *static_cast<void**>(r.groups.mpi_comm_slot(Groups::kWorld)) = dup;
+  o.mpi_world = dup;
+  Runtime::create(o);
 }
 
 }  // namespace
@@ -170,7 +171,7 @@ MPI_Comm armci_group_comm(ARMCI_Group* group) {
   Runtime& r = checked_rt("armci_group_comm");
   if (!mpi_usable()) fatal("armci_group_comm", "MPI is not initialised");
   ARMCI_Group g = group ? *group : Groups::kWorld;
-  if (g == Groups::kWorld) return base_comm(r);
+  if (g == Groups::kWorld) return mpi_world_comm(r);
   auto* slot = static_cast<void**>(r.groups.mpi_comm_slot(g));
   if (!slot) fatal("armci_group_comm", "group handle %d is not a valid group", g);
   if (!*slot) *slot = make_comm(r, g);  // group made before MPI_Init: members call together

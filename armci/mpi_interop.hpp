@@ -6,6 +6,11 @@
 
 namespace armci {
 class Runtime;
+#if ARMCI_OFI_HAVE_MPI
+bool mpi_usable();  // initialised and not yet finalized
+// The communicator whose ranks are ARMCI's ranks.
+MPI_Comm mpi_world_comm(Runtime& rt);
+#endif
 void mpi_group_created(Runtime& rt, ARMCI_Group g);
 void mpi_group_freed(Runtime& rt, ARMCI_Group g);
 // The thread level MPI was initialised with, or -1 when MPI is not in use:

@@ -112,6 +112,7 @@ std::size_t Runtime::home_nic(std::size_t count) const {
 void Runtime::raise_thread_level(int level) {
   thread_level = std::max(thread_level, level);
   apply_thread_level();
+  mpi_coll.thread_level_raised(thread_level);
 }
 
 // Locks are taken only where several threads may call at once.
@@ -287,8 +288,10 @@ Runtime::Runtime(const InitOptions& opts) {
   mailbox.init(*this, slot);
   node_coll.init(*this, heap->base() + mail_bytes);
   groups.init(topo.nprocs(), topo.me);
+  if (opts.mpi_world) *static_cast<void**>(groups.mpi_comm_slot(Groups::kWorld)) = opts.mpi_world;
   coll::barrier(*this, groups.world(), "ARMCI_Init");
   mpi_watch_finalize(*this);
+  mpi_coll.start(*this);
   if (verbose_on(1)) {
     std::string r = report();
     verbose(1, "%s", r.c_str());
@@ -363,6 +366,7 @@ void Runtime::check_health() {
 void Runtime::finalize_sequence() {
   mpi_unwatch_finalize(*this);
   report_profile(*this);
+  mpi_coll.stop();
   // Everything this process sent is complete at its target, then everyone
   // waits for everyone (outside our own transport, so nothing is in flight
   // afterwards) before any agent stops.

@@ -9,6 +9,7 @@
 #include "armci/address_table.hpp"
 #include "armci/allocations.hpp"
 #include "armci/bootstrap.hpp"
+#include "armci/coll_mpi.hpp"
 #include "armci/groups.hpp"
 #include "armci/handles.hpp"
 #include "armci/mailbox.hpp"
@@ -38,6 +39,7 @@ struct InitOptions {
   std::vector<int> world;  // launcher ranks forming the ARMCI world (empty: all)
   const char* call = "ARMCI_Init";
   int thread_level = 0;    // ARMCI_THREAD_* (= MPI_THREAD_*) the caller asked for
+  void* mpi_world = nullptr;  // ARMCI_Init_mpi_comm: an MPI_Comm* (a dup), the world group keeps it
 };
 
 class Runtime {
@@ -63,6 +65,7 @@ class Runtime {
   std::vector<uintptr_t> node_heap_base;  // per node
   Mailbox mailbox;
   NodeColl node_coll;  // collectives inside the node (shared buffers after the mailboxes)
+  MpiColl mpi_coll;    // collective steps between nodes on MPI, when the job runs it
   // The node agent touches it after each pass, collectives before and after
   // (OfiAgentContext::sync): a happens-before edge with the agent's thread.
   std::atomic<uint64_t> agent_sync{0};

@@ -1,8 +1,12 @@
 // main() of every multi-process test program: ARMCI_Init, run the tests,
-// agree on the outcome, ARMCI_Finalize.
+// agree on the outcome, ARMCI_Finalize.  ARMCI_TEST_MPI=1 starts MPI first
+// (MPI_THREAD_MULTIPLE), as a GA program does: collectives between nodes
+// then take MPI's path (ARMCI_COLL_MPI).
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "armci.h"
 #include "message.h"
@@ -27,6 +31,19 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  const char* with_mpi = std::getenv("ARMCI_TEST_MPI");
+  const bool mpi = with_mpi && std::strcmp(with_mpi, "1") == 0;
+#if ARMCI_OFI_HAVE_MPI
+  if (mpi) {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  }
+#else
+  if (mpi) {
+    std::fprintf(stderr, "ARMCI_TEST_MPI=1: this build has no MPI\n");
+    return 1;
+  }
+#endif
   ARMCI_Init();
   const int me = armci_msg_me();
   auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
@@ -37,5 +54,8 @@ int main(int argc, char** argv) {
   int rc = RUN_ALL_TESTS();
   armci_msg_igop(&rc, 1, const_cast<char*>("max"));
   ARMCI_Finalize();
+#if ARMCI_OFI_HAVE_MPI
+  if (mpi) MPI_Finalize();
+#endif
   return rc ? 1 : 0;
 }

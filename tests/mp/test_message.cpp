@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -236,7 +237,9 @@ TEST_F(Message, Barrier) {
 // doubling, the L-P extra leaders folded in and answered), each one active
 // message, plus at most one credit for every two.  All ranks talking across
 // nodes (the flat algorithm, or one acknowledgement per message) would
-// exceed this.
+// exceed this.  In a job that runs MPI (ARMCI_TEST_MPI=1) the steps between
+// nodes are MPI's (ARMCI_COLL_MPI): then none of ours, and one MPI step per
+// collective on each leader.
 TEST_F(Message, CollectivesCostOneSignalPerNodeMessage) {
   const long L = armci_domain_count(ARMCI_DOMAIN_SMP);
   auto signals = [] {
@@ -244,6 +247,7 @@ TEST_F(Message, CollectivesCostOneSignalPerNodeMessage) {
   };
   const int reps = 200;
   armci_msg_barrier();
+  const long mpi_before = ARMCI_Ofi_stat("coll_mpi_steps");
   const long before = signals();
   for (int i = 0; i < reps; ++i) armci_msg_barrier();
   const long after_barriers = signals();
@@ -253,8 +257,18 @@ TEST_F(Message, CollectivesCostOneSignalPerNodeMessage) {
     ASSERT_EQ(x, nproc() * (nproc() - 1) / 2.0);
   }
   const long after_gops = signals();
-  long counts[2] = {after_barriers - before, after_gops - after_barriers};
-  armci_msg_lgop(counts, 2, const_cast<char*>("+"));  // after the measurement
+  long counts[3] = {after_barriers - before, after_gops - after_barriers,
+                    ARMCI_Ofi_stat("coll_mpi_steps") - mpi_before};
+  armci_msg_lgop(counts, 3, const_cast<char*>("+"));  // after the measurement
+  const char* forced = std::getenv("ARMCI_COLL_MPI");
+  const char* with_mpi = std::getenv("ARMCI_TEST_MPI");
+  if (L > 1 && forced && with_mpi && std::string(forced) == "1" && std::string(with_mpi) == "1")
+    EXPECT_GT(counts[2], 0) << "ARMCI_COLL_MPI=1 in an MPI job, yet no collective step went through MPI";
+  if (counts[2] > 0) {
+    EXPECT_EQ(counts[0] + counts[1], 0) << "collectives on MPI's path also sent messages of ours";
+    EXPECT_EQ(counts[2], 2 * reps * L) << "MPI steps for " << reps << " barriers and allreduces on " << L << " leaders";
+    return;
+  }
   long log2L = 0;
   while ((1L << log2L) < L) ++log2L;
   long p2 = 1, log2p2 = 0;

@@ -1,0 +1,206 @@
+#include "armci/coll_mpi.hpp"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "armci/message.h"
+#include "armci/mpi_interop.hpp"
+#include "armci/runtime.hpp"
+
+namespace armci {
+
+#if ARMCI_OFI_HAVE_MPI
+
+namespace {
+
+MPI_Datatype mpi_type(int type) {
+  switch (type) {
+    case ARMCI_INT: return MPI_INT;
+    case ARMCI_LONG: return MPI_LONG;
+    case ARMCI_LONG_LONG: return MPI_LONG_LONG;
+    case ARMCI_FLOAT: return MPI_FLOAT;
+    case ARMCI_DOUBLE: return MPI_DOUBLE;
+    default: return MPI_DATATYPE_NULL;
+  }
+}
+
+// MPI_OP_NULL where MPI has no built-in operator for the pair (logical
+// operators are defined on integers only).  absmax and absmin reach here
+// with absolute values already (reduce_prepare).
+MPI_Op mpi_op(ReduceOp op, int type) {
+  switch (op) {
+    case ReduceOp::Sum: return MPI_SUM;
+    case ReduceOp::Prod: return MPI_PROD;
+    case ReduceOp::Max:
+    case ReduceOp::AbsMax: return MPI_MAX;
+    case ReduceOp::Min:
+    case ReduceOp::AbsMin: return MPI_MIN;
+    case ReduceOp::BitOr: return MPI_BOR;
+    case ReduceOp::BitAnd: return MPI_BAND;
+    case ReduceOp::LogOr: return msg_type_is_integer(type) ? MPI_LOR : MPI_OP_NULL;
+    case ReduceOp::LogAnd: return msg_type_is_integer(type) ? MPI_LAND : MPI_OP_NULL;
+  }
+  return MPI_OP_NULL;
+}
+
+// Message contexts of the communicators made here never meet the
+// application's: each is a new communicator.
+constexpr int kCreateTag = 0x6f6;
+
+}  // namespace
+
+// One communicator per (team context, anchor), made by its members the
+// first time they meet in it.  Made outside the lock: a thread that waits
+// in a creation must not stop another thread of this process from reaching
+// a collective the first one's peers wait in.
+struct MpiColl::Comms {
+  MPI_Comm world = MPI_COMM_NULL;
+  struct Entry {
+    std::vector<int> members;
+    MPI_Comm comm = MPI_COMM_NULL;
+  };
+  std::mutex mu;
+  std::map<std::pair<uint32_t, int>, Entry> by_key;
+  std::atomic<uint64_t> steps{0};
+
+  MPI_Comm comm_for(const Team& t, int anchor) {
+    const std::pair<uint32_t, int> key{t.ctx, anchor};
+    {
+      std::lock_guard<std::mutex> g(mu);
+      auto it = by_key.find(key);
+      if (it != by_key.end()) {
+        if (it->second.members != t.members)
+          fatal("collective", "internal: context %u (anchor %d) names two member lists", t.ctx, anchor);
+        return it->second.comm;
+      }
+    }
+    MPI_Group all, sub;
+    MPI_Comm_group(world, &all);
+    MPI_Group_incl(all, t.size(), t.members.data(), &sub);
+    MPI_Comm c = MPI_COMM_NULL;
+    const int rc = MPI_Comm_create_group(world, sub, kCreateTag, &c);
+    MPI_Group_free(&sub);
+    MPI_Group_free(&all);
+    if (rc != MPI_SUCCESS || c == MPI_COMM_NULL)
+      fatal("collective", "MPI_Comm_create_group for %d processes failed (%d)", t.size(), rc);
+    std::lock_guard<std::mutex> g(mu);
+    by_key[key] = Entry{t.members, c};
+    return c;
+  }
+
+  void free_where(bool (*pick)(uint32_t, uint32_t), uint32_t ctx) {
+    std::lock_guard<std::mutex> g(mu);
+    for (auto it = by_key.begin(); it != by_key.end();) {
+      if (!pick(it->first.first, ctx)) {
+        ++it;
+        continue;
+      }
+      if (mpi_usable()) MPI_Comm_free(&it->second.comm);
+      it = by_key.erase(it);
+    }
+  }
+};
+
+MpiColl::MpiColl() : comms_(std::make_unique<Comms>()) {}
+MpiColl::~MpiColl() = default;
+
+void MpiColl::start(Runtime& rt) {
+  on_ = false;
+  const std::string& how = rt.knobs.COLL_MPI;
+  if (how != "auto" && how != "1" && how != "0")
+    fatal("ARMCI_Init", "ARMCI_COLL_MPI=\"%s\" is not auto, 1 or 0", how.c_str());
+  if (!rt.multi_node || !mpi_usable()) return;
+  comms_->world = mpi_world_comm(rt);
+  int rank = -1, size = 0;
+  MPI_Comm_rank(comms_->world, &rank);
+  MPI_Comm_size(comms_->world, &size);
+  // Every process must say yes, or none takes MPI's path.  MPI's waits
+  // poll: where a host has more processes than CPUs they take the core from
+  // the process waited for (4 processes on 2 vnodes of 2 cores: barrier 23
+  // us with MPI between the leaders, 18 us on our own messages, which sleep).
+  const char* no = how == "0"                              ? "ARMCI_COLL_MPI=0"
+                   : how == "auto" && rt.host_oversubscribed() ? "more processes than CPUs on this host"
+                   : rt.thread_level > mpi_thread_level()  ? "ARMCI's thread level is above MPI's"
+                   : rank != rt.me() || size != rt.nprocs() ? "ARMCI's ranks are not the MPI communicator's"
+                                                           : nullptr;
+  int yes = no == nullptr;
+  MPI_Allreduce(MPI_IN_PLACE, &yes, 1, MPI_INT, MPI_MIN, comms_->world);
+  on_ = yes != 0;
+  verbose(1, "collectives: steps between nodes on %s%s%s", on_ ? "MPI" : "our own messages",
+          on_ ? "" : no ? ": " : " (another process said no)", on_ ? "" : no ? no : "");
+}
+
+void MpiColl::stop() {
+  comms_->free_where([](uint32_t, uint32_t) { return true; }, 0);
+  on_ = false;
+}
+
+void MpiColl::thread_level_raised(int level) {
+  if (on_ && level > mpi_thread_level()) {
+    verbose(1, "collectives: ARMCI thread level %d is above MPI's: steps between nodes on our own messages", level);
+    on_ = false;
+  }
+}
+
+// A group's scopes (node, masters) derive their contexts from its own.
+void MpiColl::forget(uint32_t ctx) {
+  comms_->free_where([](uint32_t have, uint32_t gone) { return (have & ~3u) == (gone & ~3u); }, ctx);
+}
+
+uint64_t MpiColl::steps() const { return comms_->steps.load(std::memory_order_relaxed); }
+
+bool MpiColl::barrier(const Team& t, int anchor) {
+  if (!on_) return false;
+  comms_->steps.fetch_add(1, std::memory_order_relaxed);
+  MPI_Barrier(comms_->comm_for(t, anchor));
+  return true;
+}
+
+bool MpiColl::bcast(const Team& t, int anchor, int root, void* buf, std::size_t len) {
+  if (!on_) return false;
+  comms_->steps.fetch_add(1, std::memory_order_relaxed);
+  MPI_Bcast(buf, static_cast<int>(len), MPI_BYTE, root, comms_->comm_for(t, anchor));
+  return true;
+}
+
+bool MpiColl::reduce(const Team& t, int anchor, int root, void* buf, std::size_t n, int type, ReduceOp op) {
+  const MPI_Op o = mpi_op(op, type);
+  if (!on_ || o == MPI_OP_NULL) return false;
+  comms_->steps.fetch_add(1, std::memory_order_relaxed);
+  const MPI_Comm c = comms_->comm_for(t, anchor);
+  const int count = static_cast<int>(n);
+  if (t.me == root) MPI_Reduce(MPI_IN_PLACE, buf, count, mpi_type(type), o, root, c);
+  else MPI_Reduce(buf, nullptr, count, mpi_type(type), o, root, c);
+  return true;
+}
+
+bool MpiColl::allreduce(const Team& t, int anchor, void* buf, std::size_t n, int type, ReduceOp op) {
+  const MPI_Op o = mpi_op(op, type);
+  if (!on_ || o == MPI_OP_NULL) return false;
+  comms_->steps.fetch_add(1, std::memory_order_relaxed);
+  MPI_Allreduce(MPI_IN_PLACE, buf, static_cast<int>(n), mpi_type(type), o, comms_->comm_for(t, anchor));
+  return true;
+}
+
+#else  // built without MPI: every step is ours
+
+struct MpiColl::Comms {};
+MpiColl::MpiColl() = default;
+MpiColl::~MpiColl() = default;
+void MpiColl::start(Runtime&) {}
+void MpiColl::stop() {}
+void MpiColl::thread_level_raised(int) {}
+void MpiColl::forget(uint32_t) {}
+uint64_t MpiColl::steps() const { return 0; }
+bool MpiColl::barrier(const Team&, int) { return false; }
+bool MpiColl::bcast(const Team&, int, int, void*, std::size_t) { return false; }
+bool MpiColl::reduce(const Team&, int, int, void*, std::size_t, int, ReduceOp) { return false; }
+bool MpiColl::allreduce(const Team&, int, void*, std::size_t, int, ReduceOp) { return false; }
+
+#endif
+
+}  // namespace armci
