@@ -240,6 +240,7 @@ namespace armci::transport {
 // to the ones it waits for.
 template <typename Pred>
 void OfiImpl::wait_until(Pred&& pred, const char* what) {
+  if (pred()) return;
   progress();
   if (pred()) return;
   Backoff b("ARMCI", what);
