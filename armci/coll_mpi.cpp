@@ -47,9 +47,13 @@ MPI_Op mpi_op(ReduceOp op, int type) {
   return MPI_OP_NULL;
 }
 
-// Message contexts of the communicators made here never meet the
-// application's: each is a new communicator.
-constexpr int kCreateTag = 0x6f6;
+// The tag of a communicator's creation: threads of one process may create
+// several at once (collectives of different teams), and the tag keeps
+// their creations apart.  The communicators themselves are new contexts:
+// their messages never meet the application's.
+int create_tag(uint32_t ctx, int anchor) {
+  return static_cast<int>((ctx * 2654435761u + static_cast<uint32_t>(anchor + 1) * 40503u) & 0x7fffu);
+}
 
 }  // namespace
 
@@ -82,7 +86,7 @@ struct MpiColl::Comms {
     MPI_Comm_group(world, &all);
     MPI_Group_incl(all, t.size(), t.members.data(), &sub);
     MPI_Comm c = MPI_COMM_NULL;
-    const int rc = MPI_Comm_create_group(world, sub, kCreateTag, &c);
+    const int rc = MPI_Comm_create_group(world, sub, create_tag(t.ctx, anchor), &c);
     MPI_Group_free(&sub);
     MPI_Group_free(&all);
     if (rc != MPI_SUCCESS || c == MPI_COMM_NULL)

@@ -47,6 +47,9 @@
 # ARMCI_GA_VARIANTS ("f77 threads"; c stands in for f77 without Fortran),
 # ARMCI_GA_MODES ("1 2": virtual nodes),
 # ARMCI_GA_FULL (1: also the long programs above),
+# ARMCI_GA_COLL_MPI (programs also run on 2 virtual nodes with
+# ARMCI_COLL_MPI=1, collective steps between nodes on MPI: on 2 cores the
+# default would not take that path; default "test.x testc.x ga-mpi.x"),
 # ARMCI_GA_ONLY / ARMCI_GA_SKIP (grep -E patterns narrowing the programs).
 set -u
 build=$(cd "$1" && pwd)
@@ -61,6 +64,7 @@ full=${ARMCI_GA_FULL:-0}
 variants=${ARMCI_GA_VARIANTS:-f77 threads}
 modes=${ARMCI_GA_MODES:-1 2}
 only=${ARMCI_GA_ONLY:-.}
+coll_mpi_progs=" ${ARMCI_GA_COLL_MPI-test.x testc.x ga-mpi.x} "
 skip_re=${ARMCI_GA_SKIP:-^$}
 work=$build/ga-check
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-lo}
@@ -298,6 +302,9 @@ for v in $built_variants; do
       if [ "$vn" = 1 ]; then label="np=$n one node"; else label="np=$n vnodes=$vn"; fi
       run_one "$bdir" "$prog" "$label" ARMCI_VNODES="$vn"
     done
+    if [[ "$coll_mpi_progs" == *" ${prog##*/} "* ]]; then
+      run_one "$bdir" "$prog" "np=$(nprocs_of "$prog") vnodes=2 ARMCI_COLL_MPI=1" ARMCI_VNODES=2 ARMCI_COLL_MPI=1
+    fi
   done
 done
 report

@@ -61,6 +61,14 @@ int main(int argc, char **argv) {
   check(ok, "armci_group_comm(subgroup) has the group's ranks and works");
   ARMCI_Group_free(&g);
   check(ring_ok(), "ARMCI put ring next to MPI");
+  /* ARMCI_COLL_MPI=1 across nodes: the barrier above handed its step
+   * between nodes to MPI. */
+  const char *forced = getenv("ARMCI_COLL_MPI");
+  if (forced && forced[0] == '1' && armci_domain_count(ARMCI_DOMAIN_SMP) > 1) {
+    long steps = ARMCI_Ofi_stat("coll_mpi_steps");
+    armci_msg_lgop(&steps, 1, "+");
+    check(steps > 0, "ARMCI_COLL_MPI=1: collective steps between nodes went through MPI");
+  }
   ARMCI_Finalize();
   check(!ARMCI_Initialized(), "ARMCI_Finalize ends ARMCI, MPI still runs");
 
