@@ -67,14 +67,16 @@ struct MpiColl::Comms {
     std::vector<int> members;
     MPI_Comm comm = MPI_COMM_NULL;
   };
-  std::mutex mu;
+  std::mutex mu;  // taken only when threaded
+  bool threaded = false;
   std::map<std::pair<uint32_t, int>, Entry> by_key;
   std::atomic<uint64_t> steps{0};
 
   MPI_Comm comm_for(const Team& t, int anchor) {
     const std::pair<uint32_t, int> key{t.ctx, anchor};
     {
-      std::lock_guard<std::mutex> g(mu);
+      std::unique_lock<std::mutex> g(mu, std::defer_lock);
+      if (threaded) g.lock();
       auto it = by_key.find(key);
       if (it != by_key.end()) {
         if (it->second.members != t.members)
@@ -138,6 +140,8 @@ void MpiColl::start(Runtime& rt) {
           on_ ? "" : no ? ": " : " (another process said no)", on_ ? "" : no ? no : "");
 }
 
+void MpiColl::set_threaded(bool on) { comms_->threaded = on; }
+
 void MpiColl::stop() {
   comms_->free_where([](uint32_t, uint32_t) { return true; }, 0);
   on_ = false;
@@ -198,6 +202,7 @@ MpiColl::~MpiColl() = default;
 void MpiColl::start(Runtime&) {}
 void MpiColl::stop() {}
 void MpiColl::thread_level_raised(int) {}
+void MpiColl::set_threaded(bool) {}
 void MpiColl::forget(uint32_t) {}
 uint64_t MpiColl::steps() const { return 0; }
 bool MpiColl::barrier(const Team&, int) { return false; }

@@ -36,6 +36,8 @@ class MpiColl {
   void stop();
   // More threads than MPI allows: collectives stay on our own messages.
   void thread_level_raised(int level);
+  // Several threads may look up communicators at once.
+  void set_threaded(bool on);
   // A group's context is gone: its communicators go too.
   void forget(uint32_t ctx);
   bool on() const { return on_; }

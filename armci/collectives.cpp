@@ -309,8 +309,23 @@ bool on_my_node(const Runtime& rt, const Team& t) {
   return std::all_of(t.members.begin(), t.members.end(), [&](int w) { return rt.topo.same_node(w); });
 }
 
+// A small team with one member per node, answered without allocating (its
+// collectives are a few microseconds, MPI's call where MpiColl takes them).
+bool one_per_node(const Runtime& rt, const Team& t) {
+  constexpr int kSmall = 16;
+  if (t.size() > kSmall) return false;
+  int nodes[kSmall];
+  for (int i = 0; i < t.size(); ++i) {
+    nodes[i] = rt.topo.node_of[static_cast<std::size_t>(t.world(i))];
+    for (int j = 0; j < i; ++j)
+      if (nodes[j] == nodes[i]) return false;
+  }
+  return true;
+}
+
 Levels levels(Runtime& rt, const Team& t, int root) {
   Levels l;
+  if (t.size() > 1 && one_per_node(rt, t)) return l;  // flat
   const auto& topo = rt.topo;
   const int root_node = topo.node_of[static_cast<std::size_t>(t.world(root))];
   std::vector<int> leader(static_cast<std::size_t>(topo.nnodes), -1);

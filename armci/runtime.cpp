@@ -120,6 +120,7 @@ void Runtime::apply_thread_level() {
   const bool multiple = thread_level == ARMCI_THREAD_MULTIPLE;
   handles.set_threaded(multiple);
   node_coll.set_threaded(multiple);
+  mpi_coll.set_threaded(multiple);
   addresses.set_threaded(multiple);
   if (ofi) ofi->set_threaded(multiple);
 }
