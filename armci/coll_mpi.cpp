@@ -1,6 +1,7 @@
 #include "armci/coll_mpi.hpp"
 
 #include <atomic>
+#include <climits>
 #include <map>
 #include <mutex>
 #include <string>
@@ -51,6 +52,10 @@ MPI_Op mpi_op(ReduceOp op, int type) {
 // several at once (collectives of different teams), and the tag keeps
 // their creations apart.  The communicators themselves are new contexts:
 // their messages never meet the application's.
+// MPI counts are ints: larger transfers (an allgather's broadcast of every
+// member's part) take our own path.
+constexpr std::size_t kMaxCount = static_cast<std::size_t>(INT_MAX);
+
 int create_tag(uint32_t ctx, int anchor) {
   return static_cast<int>((ctx * 2654435761u + static_cast<uint32_t>(anchor + 1) * 40503u) & 0x7fffu);
 }
@@ -115,12 +120,15 @@ MpiColl::MpiColl() : comms_(std::make_unique<Comms>()) {}
 MpiColl::~MpiColl() = default;
 
 void MpiColl::start(Runtime& rt) {
-  on_ = false;
+  on_.store(false, std::memory_order_relaxed);
   const std::string& how = rt.knobs.COLL_MPI;
   if (how != "auto" && how != "1" && how != "0")
     fatal("ARMCI_Init", "ARMCI_COLL_MPI=\"%s\" is not auto, 1 or 0", how.c_str());
   if (!rt.multi_node || !mpi_usable()) return;
-  comms_->world = mpi_world_comm(rt);
+  // A communicator of our own over ARMCI's world: the agreement below and
+  // every creation of ours stay out of the application's (its
+  // MPI_COMM_WORLD, under plain ARMCI_Init).
+  MPI_Comm_dup(mpi_world_comm(rt), &comms_->world);
   int rank = -1, size = 0;
   MPI_Comm_rank(comms_->world, &rank);
   MPI_Comm_size(comms_->world, &size);
@@ -135,22 +143,27 @@ void MpiColl::start(Runtime& rt) {
                                                            : nullptr;
   int yes = no == nullptr;
   MPI_Allreduce(MPI_IN_PLACE, &yes, 1, MPI_INT, MPI_MIN, comms_->world);
-  on_ = yes != 0;
-  verbose(1, "collectives: steps between nodes on %s%s%s", on_ ? "MPI" : "our own messages",
-          on_ ? "" : no ? ": " : " (another process said no)", on_ ? "" : no ? no : "");
+  on_.store(yes != 0, std::memory_order_relaxed);
+  verbose(1, "collectives: steps between nodes on %s%s%s", on() ? "MPI" : "our own messages",
+          on() ? "" : no ? ": " : " (another process said no)", on() ? "" : no ? no : "");
 }
 
 void MpiColl::set_threaded(bool on) { comms_->threaded = on; }
 
 void MpiColl::stop() {
+  on_.store(false, std::memory_order_relaxed);
   comms_->free_where([](uint32_t, uint32_t) { return true; }, 0);
-  on_ = false;
+  if (comms_->world != MPI_COMM_NULL && mpi_usable()) MPI_Comm_free(&comms_->world);
+  comms_->world = MPI_COMM_NULL;
 }
 
+// ARMCI_Init_thread raises the level on each process that calls it; a
+// program raises it on all of them (or their collectives would take
+// different paths and wait for each other).
 void MpiColl::thread_level_raised(int level) {
-  if (on_ && level > mpi_thread_level()) {
+  if (on() && level > mpi_thread_level()) {
     verbose(1, "collectives: ARMCI thread level %d is above MPI's: steps between nodes on our own messages", level);
-    on_ = false;
+    on_.store(false, std::memory_order_relaxed);
   }
 }
 
@@ -162,14 +175,14 @@ void MpiColl::forget(uint32_t ctx) {
 uint64_t MpiColl::steps() const { return comms_->steps.load(std::memory_order_relaxed); }
 
 bool MpiColl::barrier(const Team& t, int anchor) {
-  if (!on_) return false;
+  if (!on()) return false;
   comms_->steps.fetch_add(1, std::memory_order_relaxed);
   MPI_Barrier(comms_->comm_for(t, anchor));
   return true;
 }
 
 bool MpiColl::bcast(const Team& t, int anchor, int root, void* buf, std::size_t len) {
-  if (!on_) return false;
+  if (!on() || len > kMaxCount) return false;
   comms_->steps.fetch_add(1, std::memory_order_relaxed);
   MPI_Bcast(buf, static_cast<int>(len), MPI_BYTE, root, comms_->comm_for(t, anchor));
   return true;
@@ -177,7 +190,7 @@ bool MpiColl::bcast(const Team& t, int anchor, int root, void* buf, std::size_t 
 
 bool MpiColl::reduce(const Team& t, int anchor, int root, void* buf, std::size_t n, int type, ReduceOp op) {
   const MPI_Op o = mpi_op(op, type);
-  if (!on_ || o == MPI_OP_NULL) return false;
+  if (!on() || o == MPI_OP_NULL || n > kMaxCount) return false;
   comms_->steps.fetch_add(1, std::memory_order_relaxed);
   const MPI_Comm c = comms_->comm_for(t, anchor);
   const int count = static_cast<int>(n);
@@ -188,7 +201,7 @@ bool MpiColl::reduce(const Team& t, int anchor, int root, void* buf, std::size_t
 
 bool MpiColl::allreduce(const Team& t, int anchor, void* buf, std::size_t n, int type, ReduceOp op) {
   const MPI_Op o = mpi_op(op, type);
-  if (!on_ || o == MPI_OP_NULL) return false;
+  if (!on() || o == MPI_OP_NULL || n > kMaxCount) return false;
   comms_->steps.fetch_add(1, std::memory_order_relaxed);
   MPI_Allreduce(MPI_IN_PLACE, buf, static_cast<int>(n), mpi_type(type), o, comms_->comm_for(t, anchor));
   return true;

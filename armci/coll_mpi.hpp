@@ -8,6 +8,7 @@
 // among the node leaders to MPI, on communicators of its own
 // (docs/design.md, "Collectives").
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -40,7 +41,7 @@ class MpiColl {
   void set_threaded(bool on);
   // A group's context is gone: its communicators go too.
   void forget(uint32_t ctx);
-  bool on() const { return on_; }
+  bool on() const { return on_.load(std::memory_order_relaxed); }
   // Steps among the processes of `t` (one per node; every member calls).
   // `anchor` tells apart the member lists one context may have (the
   // leaders of a broadcast depend on its root): the same value for the same
@@ -55,7 +56,7 @@ class MpiColl {
  private:
   struct Comms;
   std::unique_ptr<Comms> comms_;
-  bool on_ = false;
+  std::atomic<bool> on_{false};
 };
 
 }  // namespace armci

@@ -362,19 +362,27 @@ Levels levels(Runtime& rt, const Team& t, int root) {
 }
 // Steps among processes of different nodes (a team with one member per
 // node, anchor -1, or the leaders): MPI's collectives where the job runs
-// MPI (MpiColl), our own messages otherwise.
+// MPI (MpiColl), our own messages otherwise.  Inside MPI nothing drives
+// our endpoint, so messages of ours an earlier step sent (an allgather's
+// pieces, on their way to a root that waits for them) must have left.
+bool to_mpi(Op& op) {
+  if (!op.rt.mpi_coll.on()) return false;
+  sent(op);
+  return true;
+}
 void across_barrier(Op& op, const Team& t, int anchor, int tag) {
-  if (!op.rt.mpi_coll.barrier(t, anchor)) flat_barrier(op, t, tag);
+  if (!(to_mpi(op) && op.rt.mpi_coll.barrier(t, anchor))) flat_barrier(op, t, tag);
 }
 void across_bcast(Op& op, const Team& t, int anchor, int root, void* buf, std::size_t len, int tag) {
-  if (!op.rt.mpi_coll.bcast(t, anchor, root, buf, len)) flat_bcast(op, t, root, buf, len, tag);
+  if (!(to_mpi(op) && op.rt.mpi_coll.bcast(t, anchor, root, buf, len))) flat_bcast(op, t, root, buf, len, tag);
 }
 void across_reduce(Op& o, const Team& t, int anchor, int root, void* buf, std::size_t n, int type, ReduceOp op,
                    int tag) {
-  if (!o.rt.mpi_coll.reduce(t, anchor, root, buf, n, type, op)) flat_reduce(o, t, root, buf, n, type, op, tag);
+  if (!(to_mpi(o) && o.rt.mpi_coll.reduce(t, anchor, root, buf, n, type, op)))
+    flat_reduce(o, t, root, buf, n, type, op, tag);
 }
 void across_allreduce(Op& o, const Team& t, int anchor, void* buf, std::size_t n, int type, ReduceOp op, int tag) {
-  if (!o.rt.mpi_coll.allreduce(t, anchor, buf, n, type, op)) flat_allreduce(o, t, buf, n, type, op, tag);
+  if (!(to_mpi(o) && o.rt.mpi_coll.allreduce(t, anchor, buf, n, type, op))) flat_allreduce(o, t, buf, n, type, op, tag);
 }
 
 // Steps among the members of one node: through NodeColl's shared buffers.

@@ -120,10 +120,15 @@ void NodeColl::publish(const Key& k, uint32_t chunk, const void* data, std::size
   std::unique_lock<std::mutex> lock(produce_mu_, std::defer_lock);
   if (threaded_) lock.lock();
   // Free once every consumer of its content counted itself (counts wrap).
-  auto free_now = [&] { return static_cast<int32_t>(acks.load(std::memory_order_acquire) - r.target[i]) >= 0; };
-  while (!free_now()) {
-    if (threaded_) lock.unlock();
-    a.freed.wait(free_now, k.call, "the other processes of this node to take an earlier chunk of a collective");
+  // The wait reads a copy of the target: another thread may raise it.
+  auto freed_for = [&](uint32_t target) {
+    return static_cast<int32_t>(acks.load(std::memory_order_acquire) - target) >= 0;
+  };
+  while (!freed_for(r.target[i])) {
+    const uint32_t target = r.target[i];
+    if (lock.owns_lock()) lock.unlock();
+    a.freed.wait([&] { return freed_for(target); }, k.call,
+                 "the other processes of this node to take an earlier chunk of a collective");
     if (threaded_) lock.lock();
   }
   r.target[i] += consumers;
