@@ -262,8 +262,9 @@ TEST_F(Message, CollectivesCostOneSignalPerNodeMessage) {
   armci_msg_lgop(counts, 3, const_cast<char*>("+"));  // after the measurement
   const char* forced = std::getenv("ARMCI_COLL_MPI");
   const char* with_mpi = std::getenv("ARMCI_TEST_MPI");
-  if (L > 1 && forced && with_mpi && std::string(forced) == "1" && std::string(with_mpi) == "1")
+  if (L > 1 && forced && with_mpi && std::string(forced) == "1" && std::string(with_mpi) == "1") {
     EXPECT_GT(counts[2], 0) << "ARMCI_COLL_MPI=1 in an MPI job, yet no collective step went through MPI";
+  }
   if (counts[2] > 0) {
     EXPECT_EQ(counts[0] + counts[1], 0) << "collectives on MPI's path also sent messages of ours";
     EXPECT_EQ(counts[2], 2 * reps * L) << "MPI steps for " << reps << " barriers and allreduces on " << L << " leaders";
