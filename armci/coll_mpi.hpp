@@ -6,7 +6,7 @@
 // and no algorithm of ours can make up for a message that costs more.  So
 // a two-level collective runs its node steps itself and hands the step
 // among the node leaders to MPI, on communicators of its own
-// (docs/design.md, "Collectives").
+// (docs/protocol.md, "Messages between processes").
 #pragma once
 #include <atomic>
 #include <cstddef>
