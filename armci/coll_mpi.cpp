@@ -89,13 +89,8 @@ struct MpiColl::Comms {
         return it->second.comm;
       }
     }
-    MPI_Group all, sub;
-    MPI_Comm_group(world, &all);
-    MPI_Group_incl(all, t.size(), t.members.data(), &sub);
     MPI_Comm c = MPI_COMM_NULL;
-    const int rc = MPI_Comm_create_group(world, sub, create_tag(t.ctx, anchor), &c);
-    MPI_Group_free(&sub);
-    MPI_Group_free(&all);
+    const int rc = mpi_comm_of(world, t.members, create_tag(t.ctx, anchor), &c);
     if (rc != MPI_SUCCESS || c == MPI_COMM_NULL)
       fatal("collective", "MPI_Comm_create_group for %d processes failed (%d)", t.size(), rc);
     std::lock_guard<std::mutex> g(mu);
@@ -103,10 +98,14 @@ struct MpiColl::Comms {
     return c;
   }
 
-  void free_where(bool (*pick)(uint32_t, uint32_t), uint32_t ctx) {
+  // A statistic, bumped by the collective's own thread: no locked add.
+  void count_step() { steps.store(steps.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+
+  template <typename Pick>
+  void free_where(Pick pick) {
     std::lock_guard<std::mutex> g(mu);
     for (auto it = by_key.begin(); it != by_key.end();) {
-      if (!pick(it->first.first, ctx)) {
+      if (!pick(it->first.first)) {
         ++it;
         continue;
       }
@@ -152,7 +151,7 @@ void MpiColl::set_threaded(bool on) { comms_->threaded = on; }
 
 void MpiColl::stop() {
   on_.store(false, std::memory_order_relaxed);
-  comms_->free_where([](uint32_t, uint32_t) { return true; }, 0);
+  comms_->free_where([](uint32_t) { return true; });
   if (comms_->world != MPI_COMM_NULL && mpi_usable()) MPI_Comm_free(&comms_->world);
   comms_->world = MPI_COMM_NULL;
 }
@@ -169,21 +168,21 @@ void MpiColl::thread_level_raised(int level) {
 
 // A group's scopes (node, masters) derive their contexts from its own.
 void MpiColl::forget(uint32_t ctx) {
-  comms_->free_where([](uint32_t have, uint32_t gone) { return (have & ~3u) == (gone & ~3u); }, ctx);
+  comms_->free_where([ctx](uint32_t have) { return (have & ~3u) == (ctx & ~3u); });
 }
 
 uint64_t MpiColl::steps() const { return comms_->steps.load(std::memory_order_relaxed); }
 
 bool MpiColl::barrier(const Team& t, int anchor) {
   if (!on()) return false;
-  comms_->steps.fetch_add(1, std::memory_order_relaxed);
+  comms_->count_step();
   MPI_Barrier(comms_->comm_for(t, anchor));
   return true;
 }
 
 bool MpiColl::bcast(const Team& t, int anchor, int root, void* buf, std::size_t len) {
   if (!on() || len > kMaxCount) return false;
-  comms_->steps.fetch_add(1, std::memory_order_relaxed);
+  comms_->count_step();
   MPI_Bcast(buf, static_cast<int>(len), MPI_BYTE, root, comms_->comm_for(t, anchor));
   return true;
 }
@@ -191,7 +190,7 @@ bool MpiColl::bcast(const Team& t, int anchor, int root, void* buf, std::size_t 
 bool MpiColl::reduce(const Team& t, int anchor, int root, void* buf, std::size_t n, int type, ReduceOp op) {
   const MPI_Op o = mpi_op(op, type);
   if (!on() || o == MPI_OP_NULL || n > kMaxCount) return false;
-  comms_->steps.fetch_add(1, std::memory_order_relaxed);
+  comms_->count_step();
   const MPI_Comm c = comms_->comm_for(t, anchor);
   const int count = static_cast<int>(n);
   if (t.me == root) MPI_Reduce(MPI_IN_PLACE, buf, count, mpi_type(type), o, root, c);
@@ -202,7 +201,7 @@ bool MpiColl::reduce(const Team& t, int anchor, int root, void* buf, std::size_t
 bool MpiColl::allreduce(const Team& t, int anchor, void* buf, std::size_t n, int type, ReduceOp op) {
   const MPI_Op o = mpi_op(op, type);
   if (!on() || o == MPI_OP_NULL || n > kMaxCount) return false;
-  comms_->steps.fetch_add(1, std::memory_order_relaxed);
+  comms_->count_step();
   MPI_Allreduce(MPI_IN_PLACE, buf, static_cast<int>(n), mpi_type(type), o, comms_->comm_for(t, anchor));
   return true;
 }

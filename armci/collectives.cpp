@@ -40,7 +40,7 @@ struct Op {
   uint32_t phase = 0;  // in-node steps so far (NodeColl::Key)
   uint32_t call_id = 0;  // NodeColl::call_id(call), once an in-node step needs it
   NodeColl::Key key(const Team& t) {
-    if (!call_id) call_id = NodeColl::call_id(call) | 1u;
+    if (!call_id) call_id = NodeColl::call_id(call);
     return NodeColl::Key{t.ctx, seq, phase++, call, call_id, step};
   }
   // The header of this collective's messages, made when the first is sent
@@ -303,12 +303,6 @@ struct Levels {
   int anchor() const { return leaders.world(leader_root); }
 };
 
-// Every member on my node: the common case, answered without building
-// the levels.
-bool on_my_node(const Runtime& rt, const Team& t) {
-  return std::all_of(t.members.begin(), t.members.end(), [&](int w) { return rt.topo.same_node(w); });
-}
-
 // A small team with one member per node, answered without allocating (its
 // collectives are a few microseconds, MPI's call where MpiColl takes them).
 bool one_per_node(const Runtime& rt, const Team& t) {
@@ -325,8 +319,11 @@ bool one_per_node(const Runtime& rt, const Team& t) {
 
 Levels levels(Runtime& rt, const Team& t, int root) {
   Levels l;
-  if (t.size() > 1 && one_per_node(rt, t)) return l;  // flat
   const auto& topo = rt.topo;
+  // The common cases first, without building anything: one node, or one
+  // member per node.
+  l.one_node = std::all_of(t.members.begin(), t.members.end(), [&](int w) { return topo.same_node(w); });
+  if (l.one_node || one_per_node(rt, t)) return l;
   const int root_node = topo.node_of[static_cast<std::size_t>(t.world(root))];
   std::vector<int> leader(static_cast<std::size_t>(topo.nnodes), -1);
   leader[static_cast<std::size_t>(root_node)] = t.world(root);
@@ -403,7 +400,6 @@ void node_barrier(Op& op, const Team& node) {
 namespace {
 
 void barrier(Op& op, const Team& t) {
-  if (on_my_node(op.rt, t)) return node_barrier(op, t);
   Levels l = levels(op.rt, t, 0);
   if (l.one_node) return node_barrier(op, t);
   if (l.flat) return across_barrier(op, t, -1, kFlat);
@@ -414,7 +410,6 @@ void barrier(Op& op, const Team& t) {
 
 void bcast(Op& op, const Team& t, int root, void* buf, std::size_t len) {
   if (t.size() == 1) return;
-  if (on_my_node(op.rt, t)) return node_bcast(op, t, root, buf, len);
   Levels l = levels(op.rt, t, root);
   if (l.one_node) return node_bcast(op, t, root, buf, len);
   if (l.flat) return across_bcast(op, t, -1, root, buf, len, kFlat);
@@ -425,7 +420,6 @@ void bcast(Op& op, const Team& t, int root, void* buf, std::size_t len) {
 void reduce(Op& o, const Team& t, int root, void* buf, std::size_t n_elems, int type, ReduceOp op) {
   reduce_prepare(type, op, buf, n_elems);
   if (t.size() == 1) return;
-  if (on_my_node(o.rt, t)) return node_reduce(o, t, root, buf, n_elems, type, op);
   Levels l = levels(o.rt, t, root);
   if (l.one_node) return node_reduce(o, t, root, buf, n_elems, type, op);
   if (l.flat) return across_reduce(o, t, -1, root, buf, n_elems, type, op, kFlat);
@@ -463,12 +457,12 @@ void allreduce(Runtime& rt, const Team& t, void* buf, std::size_t n, int type, R
   if (t.size() == 1) return;
   // Inside a node: up a tree to the leader and back down (a few stores per
   // hop); between the leaders, whose messages are what it costs: exchanges.
-  if (on_my_node(rt, t)) {
+  Levels l = levels(rt, t, 0);
+  if (l.one_node) {
     rt.node_coll.allreduce(t, buf, n, type, op, o.key(t));
     ++o.phase;
     return;
   }
-  Levels l = levels(rt, t, 0);
   if (l.flat) return across_allreduce(o, t, -1, buf, n, type, op, kFlat);
   node_reduce(o, l.node, l.node_root, buf, n, type, op);
   if (l.leaders.member()) across_allreduce(o, l.leaders, l.anchor(), buf, n, type, op, kAmongLeaders);
@@ -482,11 +476,11 @@ void allgather(Runtime& rt, const Team& t, const void* mine, std::size_t len, vo
   const int n = t.size();
   auto at = [&](int rank) { return out + static_cast<std::size_t>(rank) * len; };
   if (len) std::memcpy(at(t.me), mine, len);
-  if (on_my_node(rt, t)) {
+  Levels l = levels(rt, t, 0);
+  if (l.one_node) {
     rt.node_coll.gather(t, 0, mine, len, all, op.key(t));
     return bcast(op, t, 0, all, len * static_cast<std::size_t>(n));
   }
-  Levels l = levels(rt, t, 0);
   if (l.flat) {
     if (t.me == 0) {
       for (int i = 1; i < n; ++i) rcv(op, t, kFlat, i, at(i), len);

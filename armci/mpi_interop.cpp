@@ -27,18 +27,22 @@ MPI_Comm mpi_world_comm(Runtime& r) {
   return MPI_COMM_WORLD;
 }
 
+int mpi_comm_of(MPI_Comm base, const std::vector<int>& ranks, int tag, MPI_Comm* out) {
+  MPI_Group all, sub;
+  MPI_Comm_group(base, &all);
+  MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &sub);
+  const int rc = MPI_Comm_create_group(base, sub, tag, out);
+  MPI_Group_free(&sub);
+  MPI_Group_free(&all);
+  return rc;
+}
+
 namespace {
 
 MPI_Comm* make_comm(Runtime& r, ARMCI_Group g) {
   const Team& t = r.groups.team(g, "armci_group_comm");
   auto* c = new MPI_Comm(MPI_COMM_NULL);
-  if (!t.member()) return c;
-  MPI_Group base, sub;
-  MPI_Comm_group(mpi_world_comm(r), &base);
-  MPI_Group_incl(base, t.size(), t.members.data(), &sub);
-  MPI_Comm_create_group(mpi_world_comm(r), sub, static_cast<int>(t.ctx & 0x7fff), c);
-  MPI_Group_free(&sub);
-  MPI_Group_free(&base);
+  if (t.member()) mpi_comm_of(mpi_world_comm(r), t.members, static_cast<int>(t.ctx & 0x7fff), c);
   return c;
 }
 

@@ -2,6 +2,8 @@
 // groups (armci_group_comm) and ARMCI_Init_mpi_comm.  Without MPI these hooks
 // do nothing.
 #pragma once
+#include <vector>
+
 #include "armci/armci.h"
 
 namespace armci {
@@ -10,6 +12,9 @@ class Runtime;
 bool mpi_usable();  // initialised and not yet finalized
 // The communicator whose ranks are ARMCI's ranks.
 MPI_Comm mpi_world_comm(Runtime& rt);
+// A communicator of `ranks` of base (MPI_Comm_create_group: only they
+// call); an MPI error code.
+int mpi_comm_of(MPI_Comm base, const std::vector<int>& ranks, int tag, MPI_Comm* out);
 #endif
 void mpi_group_created(Runtime& rt, ARMCI_Group g);
 void mpi_group_freed(Runtime& rt, ARMCI_Group g);

@@ -45,10 +45,12 @@ struct Name {
 };
 static_assert(sizeof(Name) == 48, "Ring::name assumes 48-byte names");
 
+}  // namespace
+
 // A hash of the call's name, which the header carries instead of the name:
 // whole words folded, then the tail bytes, one multiplication at the end
-// (it runs once per collective).
-uint32_t hash_call(const char* s) {
+// (it runs once per collective).  Never 0, the value of no call.
+uint32_t NodeColl::call_id(const char* s) {
   const std::size_t n = std::min(std::strlen(s), kNameBytes - 1);
   uint64_t h = n;
   std::size_t i = 0;
@@ -59,16 +61,15 @@ uint32_t hash_call(const char* s) {
   }
   for (; i < n; ++i) h = ((h << 5) | (h >> 59)) ^ static_cast<unsigned char>(s[i]);
   h *= 0xff51afd7ed558ccdull;
-  return static_cast<uint32_t>(h ^ (h >> 32));
+  return static_cast<uint32_t>(h ^ (h >> 32)) | 1u;
 }
-}  // namespace
 
 // Per process: a deep ring of small buffers, so a root of many small
 // broadcasts can run that far ahead of its slowest consumer, and two 64 KiB
 // buffers for chunks of large payloads.
 struct NodeColl::Area {
-  alignas(64) QuietBell published;  // a chunk is ready in one of the buffers
-  alignas(64) QuietBell freed;      // a consumer finished with one
+  alignas(64) Doorbell published;  // a chunk is ready in one of the buffers
+  alignas(64) Doorbell freed;      // a consumer finished with one
   SmallSlot small[kSmall];
   Ack small_acks[kSmall];
   BigSlot big[kBig];
@@ -96,15 +97,9 @@ std::size_t NodeColl::slot_of(const Key& k, uint32_t chunk, std::size_t count) {
 
 std::size_t NodeColl::area_bytes() { return (sizeof(Area) + 4095) / 4096 * 4096; }
 
-uint32_t NodeColl::call_id(const char* call) { return hash_call(call); }
-
 void NodeColl::init(Runtime& rt, uintptr_t areas) {
   rt_ = &rt;
   areas_ = areas;
-  std::fill(std::begin(small_target_), std::end(small_target_), 0u);
-  std::fill(std::begin(big_target_), std::end(big_target_), 0u);
-  std::fill(std::begin(small_name_), std::end(small_name_), 0u);
-  std::fill(std::begin(big_name_), std::end(big_name_), 0u);
 }
 
 NodeColl::Area& NodeColl::area_of(int world_rank) const {
@@ -142,7 +137,7 @@ void NodeColl::publish(const Key& k, uint32_t chunk, const void* data, std::size
   h.chunk.store(chunk, std::memory_order_relaxed);
   h.len.store(static_cast<uint32_t>(len), std::memory_order_relaxed);
   h.call_id.store(k.call_id, std::memory_order_relaxed);
-  if (r.name_id[i] != k.call_id || k.call_id == 0) {
+  if (r.name_id[i] != k.call_id) {
     char* name = r.name(i);
     std::memset(name, 0, kNameBytes);
     std::strncpy(name, k.call, kNameBytes - 1);

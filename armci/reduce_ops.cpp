@@ -3,48 +3,37 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <type_traits>
 
 #include "armci/message.h"
 
 namespace armci {
 
-// An op is recognised by its prefix (GA passes "+" and friends, Fortran
-// callers may pad).  By first character: this runs in every reduction.
+namespace {
+// An op is recognised by its prefix (Fortran callers may pad).  A prefix
+// that begins a longer one comes after it: "&&" before "&", "||" before "|".
+struct OpPrefix {
+  std::string_view prefix;
+  ReduceOp op;
+};
+constexpr OpPrefix kOpPrefixes[] = {
+    {"+", ReduceOp::Sum},       {"*", ReduceOp::Prod},      {"absmax", ReduceOp::AbsMax},
+    {"absmin", ReduceOp::AbsMin}, {"max", ReduceOp::Max},    {"min", ReduceOp::Min},
+    {"&&", ReduceOp::LogAnd},   {"land", ReduceOp::LogAnd}, {"||", ReduceOp::LogOr},
+    {"lor", ReduceOp::LogOr},   {"&", ReduceOp::BitAnd},    {"band", ReduceOp::BitAnd},
+    {"|", ReduceOp::BitOr},     {"bor", ReduceOp::BitOr},   {"or", ReduceOp::BitOr},
+};
+}  // namespace
+
 bool parse_reduce_op(const char* op, ReduceOp& out) {
   if (!op) return false;
-  auto is = [&](const char* p) { return std::strncmp(op, p, std::strlen(p)) == 0; };
-  switch (op[0]) {
-    case '+': out = ReduceOp::Sum; return true;
-    case '*': out = ReduceOp::Prod; return true;
-    case 'a':
-      if (is("absmax")) out = ReduceOp::AbsMax;
-      else if (is("absmin")) out = ReduceOp::AbsMin;
-      else return false;
+  for (const OpPrefix& p : kOpPrefixes)
+    if (op[0] == p.prefix[0] && std::strncmp(op, p.prefix.data(), p.prefix.size()) == 0) {
+      out = p.op;
       return true;
-    case 'm':
-      if (is("max")) out = ReduceOp::Max;
-      else if (is("min")) out = ReduceOp::Min;
-      else return false;
-      return true;
-    case '&': out = op[1] == '&' ? ReduceOp::LogAnd : ReduceOp::BitAnd; return true;
-    case '|': out = op[1] == '|' ? ReduceOp::LogOr : ReduceOp::BitOr; return true;
-    case 'l':
-      if (is("land")) out = ReduceOp::LogAnd;
-      else if (is("lor")) out = ReduceOp::LogOr;
-      else return false;
-      return true;
-    case 'b':
-      if (is("band")) out = ReduceOp::BitAnd;
-      else if (is("bor")) out = ReduceOp::BitOr;
-      else return false;
-      return true;
-    case 'o':
-      if (!is("or")) return false;
-      out = ReduceOp::BitOr;
-      return true;
-    default: return false;
-  }
+    }
+  return false;
 }
 
 const char* reduce_op_name(ReduceOp op) {

@@ -74,37 +74,13 @@ struct SharedBarrier {
 
 namespace armci {
 
-// A counter that waiters sleep on; ringing it costs a syscall only when
-// somebody sleeps (Dekker pairing of count/sleepers, both sequentially
-// consistent).
+// What waiters sleep on.  A ringer makes the waiters' condition true, then
+// rings: a fence and a load of a line nobody writes while no one sleeps,
+// the count and a futex wake only once a waiter has announced itself.  So
+// a waiter re-checks its condition after announcing (the ringer's release
+// of the condition and the waiter's announcement pair up as in Dekker's
+// algorithm).
 struct Doorbell {
-  std::atomic<uint32_t> count{0};
-  std::atomic<uint32_t> sleepers{0};
-
-  void ring() {
-    count.fetch_add(1, std::memory_order_seq_cst);
-    if (sleepers.load(std::memory_order_seq_cst) != 0) futex_wake(&count);
-  }
-
-  template <typename Done>
-  void wait(Done&& done, const char* call, const char* what) {
-    spin_then_block(
-        done, [&] { return count.load(std::memory_order_seq_cst); },
-        [&](uint32_t seen) {
-          sleepers.fetch_add(1, std::memory_order_seq_cst);
-          if (count.load(std::memory_order_seq_cst) == seen) futex_wait(&count, seen, 0.2);
-          sleepers.fetch_sub(1, std::memory_order_seq_cst);
-        },
-        call, what);
-  }
-};
-
-// A doorbell whose ringer pays a fence and a load of a line nobody writes
-// while no one sleeps: the count moves only once a waiter has announced
-// itself.  So a waiter re-checks its condition after announcing (the
-// ringer's release of the condition and the waiter's announcement pair up
-// as in Dekker's algorithm), and a ringer rings after making it true.
-struct QuietBell {
   std::atomic<uint32_t> count{0};
   std::atomic<uint32_t> sleepers{0};
 
@@ -122,8 +98,10 @@ struct QuietBell {
         [&](uint32_t seen) {
           sleepers.fetch_add(1, std::memory_order_seq_cst);
           std::atomic_thread_fence(std::memory_order_seq_cst);
-          if (!done()) futex_wait(&count, seen, 0.2);
+          const bool now = done();  // may consume what it waited for: reported, not asked again
+          if (!now) futex_wait(&count, seen, 0.2);
           sleepers.fetch_sub(1, std::memory_order_relaxed);
+          return now;
         },
         call, what);
   }

@@ -83,6 +83,8 @@ void block_briefly();  // ~50 us nap
 // ---- implementation of the templates -------------------------------------
 // The common loop: poll done() for the spin window (yielding now and then),
 // then block(seen) in slices; `seen` is the word's value read before done().
+// block returns true when it found done() true itself (done may consume
+// what it waits for, so it is not asked again).
 template <typename Done, typename Load, typename Block>
 void spin_then_block(Done&& done, Load&& load, Block&& block, const char* call, const char* what) {
   if (done()) return;
@@ -103,8 +105,8 @@ void spin_then_block(Done&& done, Load&& load, Block&& block, const char* call, 
       sched_yield_hint();  // keep our own traffic moving: no long sleep
       if ((++n & 63) == 0) block_briefly();
       if (done()) return;
-    } else {
-      block(seen);
+    } else if (block(seen)) {
+      return;
     }
     if (done()) return;
     watch.check();
@@ -116,7 +118,11 @@ void wait_on_word(const std::atomic<uint32_t>* word, Done&& done, const char* ca
                   const char* what) {
   spin_then_block(
       done, [&] { return word->load(std::memory_order_acquire); },
-      [&](uint32_t seen) { futex_wait(word, seen, 0.2); }, call, what);
+      [&](uint32_t seen) {
+        futex_wait(word, seen, 0.2);
+        return false;
+      },
+      call, what);
 }
 
 }  // namespace armci
