@@ -30,9 +30,11 @@ MPI_Datatype mpi_type(int type) {
 }
 
 // MPI_OP_NULL where MPI has no built-in operator for the pair (logical
-// operators are defined on integers only).  absmax and absmin reach here
-// with absolute values already (reduce_prepare).
+// operators are defined on integers only) or no type: the caller then takes
+// its own path.  absmax and absmin reach here with absolute values already
+// (reduce_prepare).
 MPI_Op mpi_op(ReduceOp op, int type) {
+  if (mpi_type(type) == MPI_DATATYPE_NULL) return MPI_OP_NULL;
   switch (op) {
     case ReduceOp::Sum: return MPI_SUM;
     case ReduceOp::Prod: return MPI_PROD;

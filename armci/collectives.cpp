@@ -357,6 +357,7 @@ Levels levels(Runtime& rt, const Team& t, int root) {
   }
   return l;
 }
+
 // Steps among processes of different nodes (a team with one member per
 // node, anchor -1, or the leaders): MPI's collectives where the job runs
 // MPI (MpiColl), our own messages otherwise.  Inside MPI nothing drives

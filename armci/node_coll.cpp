@@ -10,7 +10,6 @@ namespace armci {
 
 namespace {
 constexpr std::size_t kMetaBytes = 32;
-constexpr std::size_t kNameBytes = 48;  // a call's name, up to 47 characters
 }  // namespace
 
 // What a consumer polls: the identity of a buffer's content, rewritten
@@ -41,9 +40,8 @@ struct alignas(64) Ack {
 // The call's name, written only when a buffer's call changes and read only
 // to report a mismatch.
 struct Name {
-  char s[kNameBytes];
+  char s[NodeColl::kNameBytes];
 };
-static_assert(sizeof(Name) == 48, "Ring::name assumes 48-byte names");
 
 }  // namespace
 

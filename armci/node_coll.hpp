@@ -26,6 +26,7 @@ class NodeColl {
   static constexpr std::size_t kChunk = 64 * 1024;
   static constexpr std::size_t kSmallBytes = 256;  // payloads this small use the deep ring
   static constexpr std::size_t kBig = 2, kSmall = 64;
+  static constexpr std::size_t kNameBytes = 48;  // a call's name, up to 47 characters
   static std::size_t area_bytes();
 
   // Which collective a publication belongs to: the team's context, the
@@ -78,7 +79,7 @@ class NodeColl {
       return *reinterpret_cast<std::atomic<uint32_t>*>(acks + i * ack_stride);
     }
     char* data(std::size_t i) const { return datas + i * data_stride; }
-    char* name(std::size_t i) const { return names + i * 48; }
+    char* name(std::size_t i) const { return names + i * kNameBytes; }
   };
   Ring ring(Area& a, std::size_t len);
   static std::size_t slot_of(const Key& k, uint32_t chunk, std::size_t count);
