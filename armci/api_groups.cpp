@@ -50,6 +50,7 @@ void PARMCI_Group_free(ARMCI_Group* group) {
   ARMCI_API_TRY
   Runtime& r = checked_rt("ARMCI_Group_free");
   if (!group) bad_arg("ARMCI_Group_free", "group is NULL");
+  r.groups.freeable(*group, "ARMCI_Group_free");  // refused before anything of it is undone
   mpi_group_freed(r, *group);
   r.groups.free(*group, "ARMCI_Group_free");
   ARMCI_API_CATCH_VOID

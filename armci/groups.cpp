@@ -80,10 +80,14 @@ ARMCI_Group Groups::create(Runtime& rt, const Team& parent, int n, const int* li
   return h;
 }
 
-void Groups::free(ARMCI_Group g, const char* call) {
+const Team& Groups::freeable(ARMCI_Group g, const char* call) const {
   if (g == kWorld) bad_arg(call, "the world group cannot be freed");
+  return team(g, call);
+}
+
+void Groups::free(ARMCI_Group g, const char* call) {
+  freeable(g, call);
   auto it = groups_.find(g);
-  if (it == groups_.end()) bad_arg(call, "group handle %d is not a valid group", g);
   if (default_ == g) {
     default_ = kWorld;
     default_team_ = &groups_.at(kWorld).team;

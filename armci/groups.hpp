@@ -27,6 +27,9 @@ class Groups {
   // Collective over `parent`: every member calls with the list of the group
   // it joins (ranks of `parent`); disjoint lists make disjoint groups.
   ARMCI_Group create(Runtime& rt, const Team& parent, int n, const int* list, const char* call);
+  // The team of a group that may be freed: refuses the world and bad
+  // handles, so a caller can check before it undoes anything of the group.
+  const Team& freeable(ARMCI_Group g, const char* call) const;
   void free(ARMCI_Group g, const char* call);
   // A fresh context agreed over `parent` (collective).
   uint32_t agree_ctx(Runtime& rt, const Team& parent, const char* call);

@@ -54,10 +54,8 @@ void mpi_group_created(Runtime& r, ARMCI_Group g) {
   if (slot && !*slot) *slot = make_comm(r, g);
 }
 
+// Called with a handle Groups::freeable accepted.
 void mpi_group_freed(Runtime& r, ARMCI_Group g) {
-  // The world is never freed (Groups::free says so); a bad handle is
-  // refused here, before anything is freed.
-  if (g == Groups::kWorld) return;
   r.mpi_coll.forget(r.groups.team(g, "ARMCI_Group_free").ctx);
   auto* slot = static_cast<void**>(r.groups.mpi_comm_slot(g));
   if (!slot || !*slot) return;

@@ -399,6 +399,8 @@ TEST_F(Errors, BadGroups) {
   ARMCI_Group_create(1, &all, &g);
   ARMCI_Group_free(&g);
   EXPECT_REFUSED(ARMCI_Group_rank(&g, &rank), "ARMCI_Group_rank", "group handle " + std::to_string(g));
+  EXPECT_REPORTED(ARMCI_Group_free(&g), "ARMCI_Group_free", "group handle " + std::to_string(g));
+  EXPECT_REPORTED(ARMCI_Group_free(&bad), "ARMCI_Group_free", what);
   int dup[2] = {0, 0};
   EXPECT_REPORTED(ARMCI_Group_create(2, dup, &g), "ARMCI_Group_create", "appears twice");
   int out_of_range = nproc();
