@@ -66,6 +66,7 @@ transport::OfiContext Runtime::ofi_context() {
   c.coalesce.on = knobs.OFI_COALESCE;
   c.coalesce.op_max = std::min<std::size_t>(knobs.OFI_COALESCE_MAX, transport::ofi::kBatchRoom / 2);
   c.coalesce.delay_us = knobs.OFI_COALESCE_US;
+  c.coalesce.get_max = knobs.OFI_COALESCE_GET_MAX;
   if (knobs.OFI_WRITE_COMPLETION != "delivery" && knobs.OFI_WRITE_COMPLETION != "flush")
     fatal("ARMCI_Init", "ARMCI_OFI_WRITE_COMPLETION=\"%s\" is neither delivery nor flush",
           knobs.OFI_WRITE_COMPLETION.c_str());

@@ -245,6 +245,72 @@ TEST_F(Coalesce, AggregateHandleGathersItsOperations) {
   ARMCI_Barrier();
 }
 
+// Gets above ARMCI_OFI_COALESCE_MAX issued behind others to the same node
+// wait in its batch and travel staged together (ARMCI_OFI_COALESCE_GET_MAX):
+// each lands in its own buffer, completes its own handle, sees the put
+// issued before it and not the one after; a window nobody waits on leaves
+// on the timer.
+TEST_F(Coalesce, LargerGetsBehindOthersStagedTogether) {
+  constexpr int kWin = 12;
+  constexpr std::size_t kMaxWords = 4096;  // 32 KiB
+  const std::size_t per = kWin * kMaxWords;
+  mp::Shared<long> a(per * static_cast<std::size_t>(nproc()));
+  const int t = target();
+  long* remote = a.of(t) + per * static_cast<std::size_t>(me());
+  const std::size_t sizes[] = {384, 1024, 2048, 4096, 300};  // 3, 8, 16, 32 KiB and 2.3 KiB
+  const char* prov = std::getenv("ARMCI_OFI_PROVIDER");
+  const bool staged = coalescing() && !ARMCI_Same_node(t) && (!prov || std::string(prov) == "tcp;ofi_rxm");
+  const long staged0 = staged ? mp::ofi_stat("staged_gets") : 0;
+  const long timer0 = staged ? mp::ofi_stat("timer_flushes") : 0;
+  const int rounds = scaled(60);
+  for (int r = 0; r < rounds; ++r) {
+    const std::size_t words = sizes[r % 5];
+    const int bytes = static_cast<int>(words * sizeof(long));
+    std::vector<long> base(kWin * words), fresh(words);
+    for (std::size_t i = 0; i < base.size(); ++i) base[i] = r * 1000000L + static_cast<long>(i);
+    for (std::size_t i = 0; i < words; ++i) fresh[i] = -(r * 1000000L + static_cast<long>(i)) - 1;
+    ARMCI_Put(base.data(), remote, static_cast<int>(base.size() * sizeof(long)), t);
+    ARMCI_Fence(t);
+    std::vector<std::vector<long>> got(kWin, std::vector<long>(words, -7));
+    std::vector<armci_hdl_t> h(kWin);
+    for (int k = 0; k < kWin; ++k) {
+      // Halfway, a put into slot 0: get 0 came before it, the last get
+      // (of slot 0 again) after.
+      if (k == kWin / 2) ARMCI_NbPut(fresh.data(), remote, bytes, t, nullptr);
+      const int slot = k == kWin - 1 ? 0 : k;
+      armci_hdl_t* hk = nullptr;
+      if (k % 2 == 0) {
+        ARMCI_INIT_HANDLE(&h[static_cast<std::size_t>(k)]);
+        hk = &h[static_cast<std::size_t>(k)];
+      }
+      ARMCI_NbGet(remote + static_cast<std::size_t>(slot) * words, got[static_cast<std::size_t>(k)].data(), bytes, t, hk);
+    }
+    if (r % 4 == 3) usleep(5000);  // nobody flushes: the timer does
+    std::vector<long> blocking(words, -7);  // behind the window: joins it, its own wait sends it
+    ARMCI_Get(remote + words, blocking.data(), bytes, t);
+    for (int k = kWin - 2; k >= 0; k -= 2) ARMCI_Wait(&h[static_cast<std::size_t>(k)]);
+    ARMCI_WaitAll();
+    for (int k = 0; k < kWin; ++k) {
+      const std::size_t slot = k == kWin - 1 ? 0 : static_cast<std::size_t>(k);
+      const std::vector<long> want =
+          k == kWin - 1 ? fresh : std::vector<long>(base.begin() + static_cast<long>(slot * words),
+                                                    base.begin() + static_cast<long>((slot + 1) * words));
+      EXPECT_TRUE(mp::same(got[static_cast<std::size_t>(k)], want)) << "round " << r << ", get " << k << " of "
+                                                                     << bytes << " bytes";
+    }
+    EXPECT_TRUE(mp::same(blocking, std::vector<long>(base.begin() + static_cast<long>(words),
+                                                     base.begin() + static_cast<long>(2 * words))))
+        << "round " << r << ": blocking get behind the window";
+    if (HasFailure()) break;
+  }
+  if (staged) {
+    EXPECT_GT(mp::ofi_stat("staged_gets"), staged0 + rounds) << "gets fetched through staging slots";
+    EXPECT_GT(mp::ofi_stat("timer_flushes"), timer0) << "windows the timer sent";
+  }
+  ARMCI_Fence(t);
+  ARMCI_Barrier();
+}
+
 // Many small non-blocking puts and gets cost a few messages, not one each;
 // every get lands in its own buffer and completes its own handle.
 TEST_F(Coalesce, ManySmallOperationsFewMessages) {

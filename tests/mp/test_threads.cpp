@@ -177,6 +177,57 @@ TEST_F(Threads, StagedGetsFromEveryThread) {
   ARMCI_Barrier();
 }
 
+// Windows of gets of a few KiB from every thread at once: those behind
+// another get to the same node wait in the node's batch and travel staged
+// together (ARMCI_OFI_COALESCE_GET_MAX), so threads meet in one batch and
+// one flush.  Each get must bring its own bytes, after the same thread's
+// put to the same place.
+TEST_F(Threads, GetWindowsFromEveryThread) {
+  constexpr int kWin = 8;
+  constexpr std::size_t kMax = 16384;
+  const std::size_t per_thread = kWin * kMax;
+  mp::Shared<char> a(per_thread * kThreads * static_cast<std::size_t>(nproc()));
+  for (std::size_t i = 0; i < per_thread * kThreads * static_cast<std::size_t>(nproc()); ++i)
+    a.mine()[i] = static_cast<char>((me() * 13 + i) & 0x7f);
+  ARMCI_Barrier();
+  std::atomic<int> bad{0};
+  on_threads([&](int t) {
+    std::vector<char> got(per_thread), mine(kMax);
+    for (int round = 0; round < rounds() / 10; ++round) {
+      const int p = (me() + 1 + t + round) % nproc();
+      const std::size_t n = 3072 + static_cast<std::size_t>((round * 4099 + t * 1021) % (kMax - 3072 + 1));
+      const std::size_t base = (static_cast<std::size_t>(me()) * kThreads + static_cast<std::size_t>(t)) * per_thread;
+      char* remote = a.of(p) + base;
+      // Slot 0 is this thread's to write: a put, then gets behind it.
+      for (std::size_t i = 0; i < n; ++i) mine[i] = static_cast<char>((round + t + i) & 0x7f);
+      ARMCI_NbPut(mine.data(), remote, static_cast<int>(n), p, nullptr);
+      std::memset(got.data(), -1, got.size());
+      armci_hdl_t h;
+      ARMCI_INIT_HANDLE(&h);
+      for (int k = 0; k < kWin; ++k)
+        ARMCI_NbGet(remote + k * kMax, got.data() + k * kMax, static_cast<int>(n), p, k % 2 ? &h : nullptr);
+      ARMCI_Wait(&h);
+      ARMCI_WaitAll();
+      for (int k = 0; k < kWin; ++k)
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::size_t at = base + static_cast<std::size_t>(k) * kMax + i;
+          const char want = k == 0 ? mine[i] : static_cast<char>((p * 13 + at) & 0x7f);
+          if (got[static_cast<std::size_t>(k) * kMax + i] != want) {
+            ++bad;
+            break;
+          }
+        }
+      ARMCI_Fence(p);
+      // The next round of this slot reads the original bytes again.
+      for (std::size_t i = 0; i < n; ++i) mine[i] = static_cast<char>((p * 13 + base + i) & 0x7f);
+      ARMCI_Put(mine.data(), remote, static_cast<int>(n), p);
+      ARMCI_Fence(p);
+    }
+  });
+  EXPECT_EQ(bad.load(), 0) << "gets in windows with wrong bytes";
+  ARMCI_Barrier();
+}
+
 TEST_F(Threads, AccumulateAndRmwSumsAreExact) {
   mp::Shared<long> acc(kWords);
   mp::Shared<int> counter(1);

@@ -54,6 +54,8 @@ void Batch::clear() {
   count_ = 0;
   gets_.clear();
   get_bytes_ = 0;
+  staged_.clear();
+  staged_bytes_ = 0;
 }
 
 Coalescer::Coalescer(const CoalesceConfig& cfg, int nodes) : cfg_(cfg), nodes_(static_cast<std::size_t>(nodes)) {}

@@ -7,6 +7,11 @@
 // node (so issue order holds), a full batch, or its age passing
 // ARMCI_OFI_COALESCE_US.  A put or accumulate is locally complete once
 // copied in; a get counts in its request until the reply brings its data.
+// Gets too big for a batch's reply but at most ARMCI_OFI_COALESCE_GET_MAX
+// wait in the batch too, beside its records, when they find something of
+// ours already on its way to that node: the batch then fetches them
+// together through the agent's staging slots (one gather, one RMA write
+// back) instead of one provider read each.
 //
 // This file holds the batches themselves (no libfabric): appending,
 // limits, and what a sent batch must scatter.  Sending is the initiator's
@@ -27,6 +32,7 @@ struct CoalesceConfig {
   bool on = true;             // ARMCI_OFI_COALESCE
   std::size_t op_max = 2048;  // ARMCI_OFI_COALESCE_MAX: largest operation coalesced
   long delay_us = 1000;       // ARMCI_OFI_COALESCE_US: longest a batch stays open (0: no timer)
+  std::size_t get_max = 32768;  // ARMCI_OFI_COALESCE_GET_MAX: largest get staged with its batch
 };
 
 // One node's batch under construction.
@@ -38,7 +44,18 @@ class Batch {
     Request* req;  // nullptr: an implicit operation of the node
   };
 
-  bool empty() const { return count_ == 0; }
+  // A get staged with the batch: no record, the agent gathers it.
+  struct Staged {
+    Target at;
+    uintptr_t remote;
+    void* dst;
+    std::size_t len;
+    Request* req;
+  };
+  // At most this many bytes of staged gets per batch (then it is sent).
+  static constexpr std::size_t kStagedRoom = std::size_t{1} << 20;
+
+  bool empty() const { return count_ == 0 && staged_.empty(); }
   uint32_t count() const { return count_; }
   std::size_t bytes() const { return used_; }
   const char* records() const { return buf_.data(); }
@@ -55,6 +72,12 @@ class Batch {
   void acc(int type, const void* scale, std::size_t scale_len, uintptr_t remote, const void* src,
            std::size_t len);
   void get(uintptr_t remote, void* dst, std::size_t len, Request* req);
+  void staged_get(const Target& at, uintptr_t remote, void* dst, std::size_t len, Request* req) {
+    staged_.push_back({at, remote, dst, len, req});
+    staged_bytes_ += len;
+  }
+  const std::vector<Staged>& staged() const { return staged_; }
+  std::size_t staged_bytes() const { return staged_bytes_; }
   // The first record (a batch of one may leave as a plain operation).
   ofi::BatchRecord first() const;
   const char* first_data() const { return buf_.data() + sizeof(ofi::BatchRecord); }
@@ -68,6 +91,8 @@ class Batch {
   uint32_t count_ = 0;
   std::vector<Get> gets_;
   std::size_t get_bytes_ = 0;
+  std::vector<Staged> staged_;
+  std::size_t staged_bytes_ = 0;
 };
 
 // The batches of this process, one per node, and which are open.

@@ -33,6 +33,7 @@ struct OfiStats {
   Counter written_back;    // staged get chunks an agent wrote back into our slot (ofi::kStagePush)
   Counter coalesced;       // operations (pieces) that joined a batch (ARMCI_OFI_COALESCE)
   Counter batches;         // batches sent as one active message
+  Counter staged_gets;     // gets a batch fetched through staging slots (ARMCI_OFI_COALESCE_GET_MAX)
   Counter timer_flushes;   // batches the timer sent (nothing else had within ARMCI_OFI_COALESCE_US)
   Counter peer_messages;   // messages straight to another process's endpoint (collectives)
   Counter flush_reads;     // fences' reads standing for writes' delivery (ARMCI_OFI_WRITE_COMPLETION=flush)

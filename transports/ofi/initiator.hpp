@@ -183,12 +183,16 @@ struct OfiImpl {
   CoalesceTimer timer;  // sends batches nobody else does
   bool aggregate(const Request* req) const;
   bool joins_batch(int node, std::size_t len, const Request* req, bool blocking) const;
+  bool on_its_way(int node) const;  // something of ours to node not yet complete
+  bool stage_get(int node, const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req);
   Batch& batch_for(int node, ofi::BatchKind k, std::size_t len);
   bool coalesce_put(int node, const Target& at, const void* src, uintptr_t dst, std::size_t n, Request* req);
   bool coalesce_get(int node, const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req);
   bool coalesce_acc(int node, int type, const void* scale, Pieces p);
   bool coalesce_pieces(Dir dir, const Target& at, Pieces p, Request* req);
   void flush_batch(int node);
+  void send_records(int node, Batch& b);
+  void send_staged_gets(int node, const std::vector<Batch::Staged>& staged);
   bool send_alone(int node, Batch& b);
   void flush_batches();
   int flush_aged(int64_t opened_before_ns);  // returns the batches sent

@@ -69,6 +69,8 @@ class Stager {
   bool takes_pieces(int node, std::size_t total, std::size_t avg) {
     return set_.from && total >= set_.from && avg < set_.pieces_below && ready(node);
   }
+  // Whether gets to node may wait to be staged together (OfiImpl::coalesce_get).
+  bool takes_gets(int node) { return set_.from && ready(node); }
 
   // Transfers: true if the operation went through the slots (then it is
   // complete as the caller's call requires: puts and accumulates locally,
