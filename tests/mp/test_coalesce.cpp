@@ -248,8 +248,8 @@ TEST_F(Coalesce, AggregateHandleGathersItsOperations) {
 // Gets above ARMCI_OFI_COALESCE_MAX issued behind others to the same node
 // wait in its batch and travel staged together (ARMCI_OFI_COALESCE_GET_MAX):
 // each lands in its own buffer, completes its own handle, sees the put
-// issued before it and not the one after; a window nobody waits on leaves
-// on the timer.
+// issued before it and not the ones after (a large put and a small,
+// coalesced one); a window nobody waits on leaves on the timer.
 TEST_F(Coalesce, LargerGetsBehindOthersStagedTogether) {
   constexpr int kWin = 12;
   constexpr std::size_t kMaxWords = 4096;  // 32 KiB
@@ -272,11 +272,15 @@ TEST_F(Coalesce, LargerGetsBehindOthersStagedTogether) {
     ARMCI_Put(base.data(), remote, static_cast<int>(base.size() * sizeof(long)), t);
     ARMCI_Fence(t);
     std::vector<std::vector<long>> got(kWin, std::vector<long>(words, -7));
+    long mark = -999 - r;
     std::vector<armci_hdl_t> h(kWin);
     for (int k = 0; k < kWin; ++k) {
       // Halfway, a put into slot 0: get 0 came before it, the last get
       // (of slot 0 again) after.
       if (k == kWin / 2) ARMCI_NbPut(fresh.data(), remote, bytes, t, nullptr);
+      // A small put (coalesced) over word 0 of slot 1, whose get waits
+      // staged in the batch: the get must still read the old word.
+      if (k == 3) ARMCI_NbPut(&mark, remote + words, sizeof mark, t, nullptr);
       const int slot = k == kWin - 1 ? 0 : k;
       armci_hdl_t* hk = nullptr;
       if (k % 2 == 0) {
@@ -298,9 +302,9 @@ TEST_F(Coalesce, LargerGetsBehindOthersStagedTogether) {
       EXPECT_TRUE(mp::same(got[static_cast<std::size_t>(k)], want)) << "round " << r << ", get " << k << " of "
                                                                      << bytes << " bytes";
     }
-    EXPECT_TRUE(mp::same(blocking, std::vector<long>(base.begin() + static_cast<long>(words),
-                                                     base.begin() + static_cast<long>(2 * words))))
-        << "round " << r << ": blocking get behind the window";
+    std::vector<long> later(base.begin() + static_cast<long>(words), base.begin() + static_cast<long>(2 * words));
+    later[0] = mark;
+    EXPECT_TRUE(mp::same(blocking, later)) << "round " << r << ": blocking get behind the window";
     if (HasFailure()) break;
   }
   if (staged) {
