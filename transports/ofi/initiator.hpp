@@ -186,6 +186,7 @@ struct OfiImpl {
   bool on_its_way(int node) const;  // something of ours to node not yet complete
   bool stage_get(int node, const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req);
   Batch& batch_for(int node, ofi::BatchKind k, std::size_t len);
+  void mark_opened(int node, const Batch& b);
   bool coalesce_put(int node, const Target& at, const void* src, uintptr_t dst, std::size_t n, Request* req);
   bool coalesce_get(int node, const Target& at, uintptr_t src, void* dst, std::size_t n, Request* req);
   bool coalesce_acc(int node, int type, const void* scale, Pieces p);

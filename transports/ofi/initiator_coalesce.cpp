@@ -42,20 +42,24 @@ Batch& OfiImpl::batch_for(int node, BatchKind k, std::size_t len) {
     flush_batch(node);  // may let go of the lock: another thread may have filled the next one
     b = &batches.open(node);
   }
-  if (b->empty()) {
-    b->first_target = Target{.node = node};  // callers that know the allocation say so
-    const int64_t now = steady_ns();
-    batches.opened(node, now);
-    timer.opened(now);
-  }
+  if (b->count() == 0) b->first_target = Target{.node = node};  // callers that know the allocation say so
+  mark_opened(node, *b);
   return *b;
+}
+
+// A batch's first operation (record or staged get) starts its age.
+void OfiImpl::mark_opened(int node, const Batch& b) {
+  if (!b.empty()) return;
+  const int64_t now = steady_ns();
+  batches.opened(node, now);
+  timer.opened(now);
 }
 
 bool OfiImpl::coalesce_put(int node, const Target& at, const void* src, uintptr_t dst, std::size_t n,
                            Request* req) {
   if (!joins_batch(node, n, req, req && req->blocking)) return false;
   Batch& b = batch_for(node, BatchKind::Put, n);
-  if (b.empty()) b.first_target = at;
+  if (b.count() == 0) b.first_target = at;
   b.put(dst, src, n);
   stats.remote_bytes += n;
   ++stats.coalesced;
@@ -66,7 +70,7 @@ bool OfiImpl::coalesce_get(int node, const Target& at, uintptr_t src, void* dst,
   if (stage_get(node, at, src, dst, n, req)) return true;
   if (!joins_batch(node, n, req, req && req->blocking)) return false;
   Batch& b = batch_for(node, BatchKind::Get, n);
-  if (b.empty()) b.first_target = at;
+  if (b.count() == 0) b.first_target = at;
   b.get(src, dst, n, req);
   account_local(node, req);
   ++stats.coalesced;
@@ -89,12 +93,7 @@ bool OfiImpl::stage_get(int node, const Target& at, uintptr_t src, void* dst, st
     flush_batch(node);
     b = &batches.open(node);
   }
-  if (b->empty()) {
-    b->first_target = at;
-    const int64_t now = steady_ns();
-    batches.opened(node, now);
-    timer.opened(now);
-  }
+  mark_opened(node, *b);
   b->staged_get(at, src, dst, n, req);
   account_local(node, req);
   ++stats.coalesced;
@@ -123,7 +122,7 @@ bool OfiImpl::coalesce_pieces(Dir dir, const Target& at, Pieces p, Request* req)
   if (!joins_batch(node, total, req, req && req->blocking)) return false;
   for (const Piece& q : p) {
     Batch& b = batch_for(node, is_write ? BatchKind::Put : BatchKind::Get, q.bytes);
-    if (b.empty()) b.first_target = at;
+    if (b.count() == 0) b.first_target = at;
     if (is_write) {
       b.put(q.remote, q.local, q.bytes);
       stats.remote_bytes += q.bytes;
