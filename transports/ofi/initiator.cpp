@@ -392,7 +392,10 @@ Target Ofi::resolve(int node, uintptr_t base, std::size_t len) {
   return t;
 }
 
-void Ofi::set_threaded(bool on) { impl_->threaded = on || impl_->timer.running(); }
+void Ofi::set_threaded(bool on) {
+  impl_->app_threads = on;
+  impl_->lock.configure(on, impl_->timer.running());
+}
 
 void OfiImpl::fence(int node) {
   flush_batch(node);

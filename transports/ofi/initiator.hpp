@@ -20,6 +20,7 @@
 #include "transports/ofi/coalescer.hpp"
 #include "transports/ofi/context.hpp"
 #include "transports/ofi/fabric.hpp"
+#include "transports/ofi/initiator_lock.hpp"
 #include "transports/ofi/ofi.hpp"
 #include "transports/ofi/op_context.hpp"
 #include "transports/ofi/ordering.hpp"
@@ -85,19 +86,19 @@ struct OfiImpl {
   OfiContext cfg;
   OfiStats& stats;
   int leader(int node) const { return node >= 0 ? cfg.node_leader[static_cast<std::size_t>(node)] : -1; }
-  // Under ARMCI_THREAD_MULTIPLE every entry point holds mu; waits let go of
-  // it while they pause, so the thread whose completion they wait for (or
-  // any other caller) gets in.  One lock: libfabric's endpoint, the
-  // counters and the token table change together.
-  std::mutex mu;
-  // Read by the coalescing timer too (wait_until lets go of the lock);
-  // changes only at start-up.
-  std::atomic<bool> threaded{false};
-  bool locking() const { return threaded.load(std::memory_order_relaxed); }
+  // Every entry point holds the lock (transports/ofi/initiator_lock.hpp:
+  // none, a mutex, or biased towards the application when only the
+  // coalescing timer shares it); waits let go of it while they pause, so
+  // the thread whose completion they wait for (or any other caller) gets
+  // in.  One lock: libfabric's endpoint, the counters and the token table
+  // change together.
+  InitiatorLock lock;
+  bool app_threads = false;  // ARMCI_THREAD_MULTIPLE
+  bool locking() const { return lock.locking(); }
   struct Guard {
     OfiImpl& m;
-    explicit Guard(OfiImpl& x) : m(x) { if (m.locking()) m.mu.lock(); }
-    ~Guard() { if (m.locking()) m.mu.unlock(); }
+    explicit Guard(OfiImpl& x) : m(x) { m.lock.lock(); }
+    ~Guard() { m.lock.unlock(); }
     Guard(const Guard&) = delete;
     Guard& operator=(const Guard&) = delete;
   };
@@ -105,9 +106,16 @@ struct OfiImpl {
   // across this must be its own: another thread may run in between.
   template <typename F>
   void unlocked(F&& f) {
-    if (locking()) mu.unlock();
+    if (!locking()) return f();
+    if (InitiatorLock::visiting()) {
+      lock.visitor_unlock();
+      f();
+      lock.visitor_lock();
+      return;
+    }
+    lock.unlock();
     f();
-    if (locking()) mu.lock();
+    lock.lock();
   }
   // Buffers registered with ep: declared before it, so that they outlive
   // their registrations.

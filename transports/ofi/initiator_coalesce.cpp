@@ -262,16 +262,14 @@ void OfiImpl::flush_aged() {
 // ---------------------------------------------------------------- timer
 void OfiImpl::start_timer() {
   if (!batches.config().on || batches.config().delay_us <= 0 || batches.nodes() < 2) return;
-  threaded = true;  // the timer sends under the initiator's lock
+  lock.configure(app_threads, true);  // before the first tick: the timer sends under the initiator's lock
   timer.start(batches.config().delay_us * 1000,
               {.oldest_open = [this] { return batches.oldest_open(); },
                .send_due =
                    [this](int64_t before) {
-                     // Never queue for the lock: a waiter makes every unlock
-                     // of the calling thread a system call.
-                     std::unique_lock<std::mutex> lk(mu, std::try_to_lock);
-                     if (!lk.owns_lock()) return false;
+                     if (!lock.visitor_try_lock()) return false;
                      stats.timer_flushes += static_cast<uint64_t>(flush_aged(before));
+                     lock.visitor_unlock();
                      return true;
                    }});
 }
