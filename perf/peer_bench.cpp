@@ -339,6 +339,20 @@ void run(Backend& b, Out& out, std::size_t max) {
       out.row(op.c_str(), n, s / win, mbps(n * static_cast<std::size_t>(win), s), win / s);
     }
   }
+  // The same puts with a gap after each: no two continue one another, so
+  // none share a coalesced record (Batch::put); the rows above are the
+  // loop over consecutive elements.
+  for (int win : {16, 256}) {
+    const std::size_t n = 8;
+    const int rit = std::max(20, 20000 / win);
+    const double s = per_call([&] {
+      for (int k = 0; k < win; ++k) b.nbput(local.data() + static_cast<std::size_t>(k) * n, static_cast<std::size_t>(k) * 2 * n, n, t);
+      b.wait_all(t);
+      b.fence(t);
+    }, rit, 3);
+    const std::string op = "rate_put_gap_w" + std::to_string(win);
+    out.row(op.c_str(), n, s / win, mbps(n * static_cast<std::size_t>(win), s), win / s);
+  }
 }
 
 }  // namespace

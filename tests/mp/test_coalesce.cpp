@@ -158,7 +158,10 @@ TEST_F(Coalesce, FenceThenBarrierMakesBatchesVisible) {
     const long batches0 = counted ? mp::ofi_stat("batches") : 0;
     const bool flushed = flush_writes() && !ARMCI_Same_node(t);
     const long reads0 = flushed ? mp::ofi_stat("flush_reads") : 0;
-    for (int i = 0; i < kWords; ++i)
+    // Downwards: no put continues the one before, so each keeps its record
+    // and the batch is a batch (upwards they would share one record and
+    // leave as one plain write).
+    for (int i = kWords - 1; i >= 0; --i)
       ARMCI_NbPut(&v[static_cast<std::size_t>(i)], remote + i, sizeof(long), t, nullptr);
     ARMCI_NbPut(&v[kWords], remote + kWords, kBlock * static_cast<int>(sizeof(long)), t, nullptr);
     ARMCI_WaitAll();
@@ -339,6 +342,52 @@ TEST_F(Coalesce, ManySmallOperationsFewMessages) {
     const long msgs = mp::ofi_stat("active_messages") - am0 + mp::ofi_stat("remote_ops") - ops0;
     EXPECT_LE(msgs, 8) << "messages for " << kOps << " puts and " << kOps << " gets of 8 bytes";
     EXPECT_GE(mp::ofi_stat("coalesced"), 2 * kOps - 2);
+  }
+  ARMCI_Barrier();
+}
+
+// Puts to consecutive words share a record (Batch::put): a run of them
+// with an overlapping put, a get and an accumulate inside it must still
+// apply in issue order, and the whole run travels in a few messages.
+TEST_F(Coalesce, ConsecutivePutsShareRecordsInIssueOrder) {
+  constexpr int kOps = 600;  // more than one message's worth of one record
+  mp::Shared<long> a(static_cast<std::size_t>(kOps) * static_cast<std::size_t>(nproc()));
+  const int t = target();
+  long* remote = a.of(t) + kOps * me();
+  std::vector<long> v(kOps), want(kOps);
+  for (int i = 0; i < kOps; ++i) v[static_cast<std::size_t>(i)] = want[static_cast<std::size_t>(i)] = me() * 100000L + i;
+  const long again = -7, one = 1;
+  long seen = -1;
+  armci_hdl_t h;
+  ARMCI_INIT_HANDLE(&h);
+  const bool counted = multi_node() && !ARMCI_Same_node(t);
+  const long am0 = counted ? mp::ofi_stat("active_messages") : 0, ops0 = counted ? mp::ofi_stat("remote_ops") : 0;
+  for (int i = 0; i < kOps; ++i) {
+    ARMCI_NbPut(&v[static_cast<std::size_t>(i)], remote + i, sizeof(long), t, nullptr);
+    if (i == 100) ARMCI_NbPut(const_cast<long*>(&again), remote + 50, sizeof(long), t, nullptr);
+    if (i == 200) ARMCI_NbGet(remote + 150, &seen, sizeof(long), t, &h);
+    if (i == 300) ARMCI_Acc(ARMCI_ACC_LNG, const_cast<long*>(&one), &v[299], remote + 299, sizeof(long), t);
+  }
+  want[50] = again;
+  want[299] += v[299];
+  ARMCI_Wait(&h);
+  EXPECT_EQ(seen, v[150]) << "a get behind a run of puts sees the put to its word";
+  ARMCI_Fence(t);
+  const long msgs = counted ? mp::ofi_stat("active_messages") - am0 + mp::ofi_stat("remote_ops") - ops0 : 0;
+  std::vector<long> got(kOps, -1);
+  ARMCI_Get(remote, got.data(), kOps * static_cast<int>(sizeof(long)), t);
+  EXPECT_TRUE(mp::same(got, want));
+  if (counted && coalescing()) {
+    EXPECT_LE(msgs, 12) << "messages for " << kOps << " consecutive puts of 8 bytes";
+  }
+  ARMCI_Barrier();
+  // What the target sees after the barrier is the same.
+  const long* mine = a.of(me());
+  for (int o = 0; o < nproc(); ++o) {
+    if (target_of(o) != me()) continue;
+    EXPECT_EQ(mine[kOps * o + 50], again);
+    EXPECT_EQ(mine[kOps * o + 299], 2 * (o * 100000L + 299));
+    EXPECT_EQ(mine[kOps * o + kOps - 1], o * 100000L + kOps - 1);
   }
   ARMCI_Barrier();
 }

@@ -100,6 +100,60 @@ TEST(Batch, RecordsRoundTripInIssueOrder) {
   EXPECT_TRUE(b.gets().empty());
 }
 
+// Puts that continue one another share a record; anything else (a gap, a
+// put that does not end on a whole word, another kind between) starts a
+// new one.  The agent sees the same bytes at the same addresses.
+TEST(Batch, ConsecutivePutsShareOneRecord) {
+  Batch b;
+  std::vector<double> v(300);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i) + 0.5;
+  for (std::size_t i = 0; i < 256; ++i) {
+    ASSERT_TRUE(b.fits(BatchKind::Put, 8));
+    b.put(kHeap + 8 * i, &v[i], 8);
+  }
+  EXPECT_EQ(b.count(), 1u);
+  EXPECT_EQ(b.first().len, 256u * 8);
+  EXPECT_EQ(b.bytes(), batch_record_bytes(BatchKind::Put, 256 * 8));
+  b.put(kHeap + 8 * 256 + 8, &v[257], 8);  // a gap of one word
+  b.put(kHeap + 8 * 258, &v[258], 8);      // continues the previous one
+  char odd[5] = {1, 2, 3, 4, 5};
+  b.put(kHeap + 8 * 259, odd, 5);      // continues it too, ending inside a word
+  b.put(kHeap + 8 * 259 + 5, odd, 3);  // after a partial word: its own record
+  b.get(kHeap + 4096, nullptr, 8, nullptr);
+  b.put(kHeap + 4104, &v[0], 8);  // after a get: its own record
+  b.put(kHeap + 4112, &v[1], 8);
+  EXPECT_EQ(b.count(), 5u);
+  AmView view;
+  const std::vector<char> m = message(b);
+  ASSERT_EQ(decode(m, &view), nullptr);
+  std::vector<BatchItem> items;
+  for_each_record(view.data, view.h.npieces, [&](const BatchItem& i) { items.push_back(i); });
+  ASSERT_EQ(items.size(), 5u);
+  EXPECT_EQ(items[0].addr, kHeap);
+  EXPECT_EQ(std::memcmp(items[0].data, v.data(), 256 * 8), 0);
+  EXPECT_EQ(items[1].addr, kHeap + 8 * 257);
+  EXPECT_EQ(items[1].len, 21u);
+  EXPECT_EQ(std::memcmp(items[1].data, &v[257], 16), 0);
+  EXPECT_EQ(std::memcmp(items[1].data + 16, odd, 5), 0);
+  EXPECT_EQ(items[2].addr, kHeap + 8 * 259 + 5);
+  EXPECT_EQ(items[2].len, 3u);
+  EXPECT_EQ(items[3].kind, BatchKind::Get);
+  EXPECT_EQ(items[4].addr, kHeap + 4104);
+  EXPECT_EQ(items[4].len, 16u);
+  // A batch that filled with one growing record still fits one message.
+  Batch full;
+  std::vector<char> big(kBatchRoom, 7);
+  std::size_t n = 0;
+  while (full.fits(BatchKind::Put, 64)) {
+    full.put(kHeap + 64 * n, big.data() + 64 * n, 64);
+    ++n;
+  }
+  EXPECT_EQ(full.count(), 1u);
+  EXPECT_LE(full.bytes(), kBatchRoom);
+  EXPECT_EQ(full.first().len, 64 * n);
+  EXPECT_EQ(decode(message(full)), nullptr);
+}
+
 TEST(Batch, FitsOneMessageAndOneReply) {
   Batch b;
   std::vector<char> src(1000, 1), dst(kBatchReplyRoom);

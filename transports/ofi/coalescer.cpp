@@ -1,5 +1,7 @@
 #include "transports/ofi/coalescer.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 namespace armci::transport {
@@ -19,12 +21,30 @@ char* Batch::append(BatchKind kind, uint16_t type, uintptr_t remote, std::size_t
   r.addr = remote;
   char* at = buf_.data() + used_;
   std::memcpy(at, &r, sizeof r);
+  last_ = used_;
+  last_kind_ = kind;
+  last_end_ = remote + len;
+  last_len_ = len;
   used_ += ofi::batch_record_bytes(kind, len);
   ++count_;
   return at + sizeof r;
 }
 
+// A put that starts where the batch's last record, a put of whole words,
+// ends extends that record: the same bytes land in the same order, with
+// one header instead of one per put (a loop over consecutive elements
+// sends one write).
 void Batch::put(uintptr_t remote, const void* src, std::size_t len) {
+  if (count_ && last_kind_ == BatchKind::Put && last_end_ == remote && last_len_ % 8 == 0 &&
+      last_len_ + len <= UINT32_MAX) {
+    std::memcpy(buf_.data() + used_, src, len);
+    last_len_ += len;
+    last_end_ += len;
+    const auto l = static_cast<uint32_t>(last_len_);
+    std::memcpy(buf_.data() + last_ + offsetof(BatchRecord, len), &l, sizeof l);
+    used_ += ofi::batch_pad(len);
+    return;
+  }
   char* d = append(BatchKind::Put, 0, remote, len);
   std::memcpy(d, src, len);
 }
