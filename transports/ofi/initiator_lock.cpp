@@ -4,7 +4,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <thread>
+
+#include "common/log.hpp"
 
 // ThreadSanitizer cannot see the order membarrier gives: it would report
 // every biased section as a race.  Its builds take the mutex instead.
@@ -59,9 +63,10 @@ void InitiatorLock::lock_slow() {
 bool InitiatorLock::enter_as_visitor() {
   if (mode_.load(std::memory_order_relaxed) != Mode::Biased) return true;
   visitor_.store(true, std::memory_order_relaxed);
-  membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+  if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0)
+    fatal("ARMCI", "membarrier failed after it was registered: %s", std::strerror(errno));
   if (busy_.load(std::memory_order_relaxed)) {
-    visitor_.store(false, std::memory_order_relaxed);
+    visitor_.store(false, std::memory_order_release);
     return false;
   }
   std::atomic_thread_fence(std::memory_order_acquire);  // pairs with unlock's release
