@@ -320,39 +320,33 @@ void run(Backend& b, Out& out, std::size_t max) {
       out.row("getv_256", n, s, mbps(n, s));
     }
   }
-  // Message rate: `win` non-blocking transfers, then completion.
+  // Message rate: `win` non-blocking puts (`stride` bytes apart remotely),
+  // then completion.
+  auto put_rate = [&](const char* name, std::size_t n, int win, std::size_t stride) {
+    const double s = per_call([&] {
+      for (int k = 0; k < win; ++k)
+        b.nbput(local.data() + static_cast<std::size_t>(k) * n, static_cast<std::size_t>(k) * stride, n, t);
+      b.wait_all(t);
+      b.fence(t);
+    }, std::max(20, 20000 / win), 3);
+    const std::string op = name + std::to_string(win);
+    out.row(op.c_str(), n, s / win, mbps(n * static_cast<std::size_t>(win), s), win / s);
+  };
   for (std::size_t n : {std::size_t{8}, std::size_t{64}}) {
     for (int win = 1; win <= 256; win *= 4) {
-      const int rit = std::max(20, 20000 / win);
-      double s = per_call([&] {
-        for (int k = 0; k < win; ++k) b.nbput(local.data() + static_cast<std::size_t>(k) * n, static_cast<std::size_t>(k) * n, n, t);
-        b.wait_all(t);
-        b.fence(t);
-      }, rit, 3);
-      std::string op = "rate_put_w" + std::to_string(win);
-      out.row(op.c_str(), n, s / win, mbps(n * static_cast<std::size_t>(win), s), win / s);
-      s = per_call([&] {
+      put_rate("rate_put_w", n, win, n);
+      const double s = per_call([&] {
         for (int k = 0; k < win; ++k) b.nbget(local.data() + static_cast<std::size_t>(k) * n, static_cast<std::size_t>(k) * n, n, t);
         b.wait_all(t);
-      }, rit, 3);
-      op = "rate_get_w" + std::to_string(win);
+      }, std::max(20, 20000 / win), 3);
+      const std::string op = "rate_get_w" + std::to_string(win);
       out.row(op.c_str(), n, s / win, mbps(n * static_cast<std::size_t>(win), s), win / s);
     }
   }
   // The same puts with a gap after each: no two continue one another, so
   // none share a coalesced record (Batch::put); the rows above are the
   // loop over consecutive elements.
-  for (int win : {16, 256}) {
-    const std::size_t n = 8;
-    const int rit = std::max(20, 20000 / win);
-    const double s = per_call([&] {
-      for (int k = 0; k < win; ++k) b.nbput(local.data() + static_cast<std::size_t>(k) * n, static_cast<std::size_t>(k) * 2 * n, n, t);
-      b.wait_all(t);
-      b.fence(t);
-    }, rit, 3);
-    const std::string op = "rate_put_gap_w" + std::to_string(win);
-    out.row(op.c_str(), n, s / win, mbps(n * static_cast<std::size_t>(win), s), win / s);
-  }
+  for (int win : {16, 256}) put_rate("rate_put_gap_w", 8, win, 16);
 }
 
 }  // namespace

@@ -78,56 +78,59 @@ Counts race(InitiatorLock& lock, long rounds, bool paced = true) {
   return c;
 }
 
+// The lock's total after a race: every section of both sides counted.
+void expect_exclusion(InitiatorLock& lock, long rounds, bool paced) {
+  const Counts c = race(lock, rounds, paced);
+  EXPECT_GE(c.visits, 50) << "the timer must get in between the application's sections";
+  EXPECT_EQ(c.counter, c.app + 2 * c.visits);
+}
+
+bool biased(InitiatorLock& lock) {
+  lock.set_timer(true);
+  return lock.mode() == InitiatorLock::Mode::Biased;
+}
+
 }  // namespace
 
 TEST(InitiatorLock, ModesFollowThreadLevelAndTimer) {
   InitiatorLock lock;
   EXPECT_EQ(lock.mode(), InitiatorLock::Mode::None);
   EXPECT_FALSE(lock.locking());
-  lock.configure(true, false);
+  lock.set_app_threads(true);
   EXPECT_EQ(lock.mode(), InitiatorLock::Mode::Mutex);
-  lock.configure(true, true);
+  lock.set_timer(true);
   EXPECT_EQ(lock.mode(), InitiatorLock::Mode::Mutex);  // several application threads: always the mutex
-  lock.configure(false, true);
+  lock.set_app_threads(false);
   EXPECT_NE(lock.mode(), InitiatorLock::Mode::None);
-  lock.configure(false, false);
+  lock.set_timer(false);
   EXPECT_EQ(lock.mode(), InitiatorLock::Mode::None);
 }
 
 TEST(InitiatorLock, TimerNeverOverlapsTheApplicationBiased) {
   InitiatorLock lock;
-  lock.configure(false, true);
-  if (lock.mode() != InitiatorLock::Mode::Biased) GTEST_SKIP() << "no membarrier here (or a ThreadSanitizer build)";
-  const Counts c = race(lock, 200000);
-  EXPECT_GE(c.visits, 50) << "the timer must get in between the application's sections";
-  EXPECT_EQ(c.counter, c.app + 2 * c.visits);
+  if (!biased(lock)) GTEST_SKIP() << "no membarrier here (or a ThreadSanitizer build)";
+  expect_exclusion(lock, 200000, true);
 }
 
 TEST(InitiatorLock, TimerBackToBackNeverOverlapsTheApplicationBiased) {
   InitiatorLock lock;
-  lock.configure(false, true);
-  if (lock.mode() != InitiatorLock::Mode::Biased) GTEST_SKIP() << "no membarrier here (or a ThreadSanitizer build)";
-  const Counts c = race(lock, 400000, false);
-  EXPECT_GE(c.visits, 50);
-  EXPECT_EQ(c.counter, c.app + 2 * c.visits);
+  if (!biased(lock)) GTEST_SKIP() << "no membarrier here (or a ThreadSanitizer build)";
+  expect_exclusion(lock, 400000, false);
 }
 
 TEST(InitiatorLock, TimerNeverOverlapsTheApplicationMutex) {
   InitiatorLock lock;
-  lock.configure(true, true);
-  const Counts c = race(lock, 200000);
-  EXPECT_GE(c.visits, 50);
-  EXPECT_EQ(c.counter, c.app + 2 * c.visits);
+  lock.set_app_threads(true);
+  lock.set_timer(true);
+  expect_exclusion(lock, 200000, true);
 }
 
 // Switching modes between sections (ARMCI_Init_thread raising the level
 // while the timer runs) keeps the exclusion.
 TEST(InitiatorLock, ModeChangeBetweenSectionsKeepsExclusion) {
   InitiatorLock lock;
-  lock.configure(false, true);
-  Counts a = race(lock, 100000);
-  lock.configure(true, true);
-  Counts b = race(lock, 100000);
-  EXPECT_EQ(a.counter, a.app + 2 * a.visits);
-  EXPECT_EQ(b.counter, b.app + 2 * b.visits);
+  lock.set_timer(true);
+  expect_exclusion(lock, 100000, true);
+  lock.set_app_threads(true);
+  expect_exclusion(lock, 100000, true);
 }

@@ -1,7 +1,5 @@
 #include "transports/ofi/coalescer.hpp"
 
-#include <cstddef>
-#include <cstdint>
 #include <cstring>
 
 namespace armci::transport {
@@ -22,9 +20,6 @@ char* Batch::append(BatchKind kind, uint16_t type, uintptr_t remote, std::size_t
   char* at = buf_.data() + used_;
   std::memcpy(at, &r, sizeof r);
   last_ = used_;
-  last_kind_ = kind;
-  last_end_ = remote + len;
-  last_len_ = len;
   used_ += ofi::batch_record_bytes(kind, len);
   ++count_;
   return at + sizeof r;
@@ -35,15 +30,16 @@ char* Batch::append(BatchKind kind, uint16_t type, uintptr_t remote, std::size_t
 // one header instead of one per put (a loop over consecutive elements
 // sends one write).
 void Batch::put(uintptr_t remote, const void* src, std::size_t len) {
-  if (count_ && last_kind_ == BatchKind::Put && last_end_ == remote && last_len_ % 8 == 0 &&
-      last_len_ + len <= UINT32_MAX) {
-    std::memcpy(buf_.data() + used_, src, len);
-    last_len_ += len;
-    last_end_ += len;
-    const auto l = static_cast<uint32_t>(last_len_);
-    std::memcpy(buf_.data() + last_ + offsetof(BatchRecord, len), &l, sizeof l);
-    used_ += ofi::batch_pad(len);
-    return;
+  if (count_) {
+    BatchRecord r;
+    std::memcpy(&r, buf_.data() + last_, sizeof r);
+    if (r.kind == static_cast<uint8_t>(BatchKind::Put) && r.addr + r.len == remote && r.len % 8 == 0) {
+      std::memcpy(buf_.data() + used_, src, len);
+      r.len += static_cast<uint32_t>(len);
+      std::memcpy(buf_.data() + last_, &r, sizeof r);
+      used_ += ofi::batch_pad(len);
+      return;
+    }
   }
   char* d = append(BatchKind::Put, 0, remote, len);
   std::memcpy(d, src, len);

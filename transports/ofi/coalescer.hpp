@@ -89,12 +89,7 @@ class Batch {
   std::vector<char> buf_;  // kBatchRoom bytes from the first append (most nodes never get one)
   std::size_t used_ = 0;
   uint32_t count_ = 0;
-  // The last record (Batch::put extends it): where it starts, its kind,
-  // remote end and length.  Meaningful while count_ > 0.
-  std::size_t last_ = 0;
-  ofi::BatchKind last_kind_ = ofi::BatchKind::Put;
-  uintptr_t last_end_ = 0;
-  std::size_t last_len_ = 0;
+  std::size_t last_ = 0;  // where the last record starts (Batch::put extends it), while count_ > 0
   std::vector<Get> gets_;
   std::size_t get_bytes_ = 0;
   std::vector<Staged> staged_;

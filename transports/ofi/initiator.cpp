@@ -392,10 +392,7 @@ Target Ofi::resolve(int node, uintptr_t base, std::size_t len) {
   return t;
 }
 
-void Ofi::set_threaded(bool on) {
-  impl_->app_threads = on;
-  impl_->lock.configure(on, impl_->timer.running());
-}
+void Ofi::set_threaded(bool on) { impl_->lock.set_app_threads(on); }
 
 void OfiImpl::fence(int node) {
   flush_batch(node);

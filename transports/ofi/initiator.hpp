@@ -93,7 +93,6 @@ struct OfiImpl {
   // in.  One lock: libfabric's endpoint, the counters and the token table
   // change together.
   InitiatorLock lock;
-  bool app_threads = false;  // ARMCI_THREAD_MULTIPLE
   bool locking() const { return lock.locking(); }
   struct Guard {
     OfiImpl& m;
@@ -106,16 +105,7 @@ struct OfiImpl {
   // across this must be its own: another thread may run in between.
   template <typename F>
   void unlocked(F&& f) {
-    if (!locking()) return f();
-    if (InitiatorLock::visiting()) {
-      lock.visitor_unlock();
-      f();
-      lock.visitor_lock();
-      return;
-    }
-    lock.unlock();
-    f();
-    lock.lock();
+    lock.unlocked(f);
   }
   // Buffers registered with ep: declared before it, so that they outlive
   // their registrations.

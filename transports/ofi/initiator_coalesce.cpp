@@ -262,7 +262,7 @@ void OfiImpl::flush_aged() {
 // ---------------------------------------------------------------- timer
 void OfiImpl::start_timer() {
   if (!batches.config().on || batches.config().delay_us <= 0 || batches.nodes() < 2) return;
-  lock.configure(app_threads, true);  // before the first tick: the timer sends under the initiator's lock
+  lock.set_timer(true);  // before the first tick: the timer sends under the initiator's lock
   timer.start(batches.config().delay_us * 1000,
               {.oldest_open = [this] { return batches.oldest_open(); },
                .send_due =

@@ -51,6 +51,8 @@ void InitiatorLock::configure(bool app_threads, bool timer) {
   // Under the mutex: a timer inside its section finishes under the mode it
   // entered with.
   std::lock_guard<std::mutex> g(mu_);
+  app_threads_ = app_threads;
+  timer_ = timer;
   mode_.store(m, std::memory_order_relaxed);
 }
 

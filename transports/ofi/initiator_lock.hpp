@@ -20,8 +20,11 @@ namespace armci::transport {
 class InitiatorLock {
  public:
   enum class Mode { None, Mutex, Biased };
-  // From the application thread, outside any critical section.
-  void configure(bool app_threads, bool timer);
+  // From the application thread, outside any critical section: whether
+  // several application threads may call at once (ARMCI_THREAD_MULTIPLE),
+  // and whether the coalescing timer runs.
+  void set_app_threads(bool on) { configure(on, timer_); }
+  void set_timer(bool on) { configure(app_threads_, on); }
   Mode mode() const { return mode_.load(std::memory_order_relaxed); }
   bool locking() const { return mode() != Mode::None; }
 
@@ -58,8 +61,18 @@ class InitiatorLock {
   void visitor_unlock();
   // Whether this thread is the visitor inside its critical section.
   static bool visiting();
+  // Runs f (a pause, a yield) with the lock let go, whichever side holds it.
+  template <typename F>
+  void unlocked(F&& f) {
+    if (!locking()) return f();
+    const bool visitor = visiting();
+    visitor ? visitor_unlock() : unlock();
+    f();
+    visitor ? visitor_lock() : lock();
+  }
 
  private:
+  void configure(bool app_threads, bool timer);
   void lock_slow();
   bool enter_as_visitor();  // mu_ held; false if the application is in
   std::atomic<Mode> mode_{Mode::None};
@@ -67,6 +80,7 @@ class InitiatorLock {
   std::atomic<bool> busy_{false};     // the application is inside (biased)
   std::atomic<bool> visitor_{false};  // the timer is inside or entering
   bool app_holds_mutex_ = false;      // biased: this entry went the slow way
+  bool app_threads_ = false, timer_ = false;  // what configure was last told
 };
 
 }  // namespace armci::transport
