@@ -318,6 +318,41 @@ TEST_F(Coalesce, LargerGetsBehindOthersStagedTogether) {
   ARMCI_Barrier();
 }
 
+// A get that waits in its batch alone leaves as the read it would have
+// been (a read serves one get sooner than a staged round); two or more go
+// staged together.  Both land their own data.
+TEST_F(Coalesce, LoneWaitingGetIsARead) {
+  constexpr std::size_t kWords = 2048;  // 16 KiB: above ARMCI_OFI_STAGE_FROM alone
+  mp::Shared<long> a(3 * kWords * static_cast<std::size_t>(nproc()));
+  const int t = target();
+  long* remote = a.of(t) + 3 * kWords * static_cast<std::size_t>(me());
+  const char* prov = std::getenv("ARMCI_OFI_PROVIDER");
+  const bool staged = coalescing() && !ARMCI_Same_node(t) && (!prov || std::string(prov) == "tcp;ofi_rxm");
+  constexpr int bytes = static_cast<int>(kWords * sizeof(long));
+  for (int win : {2, 3}) {
+    std::vector<long> base(3 * kWords);
+    for (std::size_t i = 0; i < base.size(); ++i) base[i] = win * 1000000L + static_cast<long>(i);
+    ARMCI_Put(base.data(), remote, static_cast<int>(base.size() * sizeof(long)), t);
+    ARMCI_Fence(t);
+    const long staged0 = mp::ofi_stat("staged_gets");
+    std::vector<std::vector<long>> got(static_cast<std::size_t>(win), std::vector<long>(kWords, -7));
+    for (int k = 0; k < win; ++k)
+      ARMCI_NbGet(remote + static_cast<std::size_t>(k) * kWords, got[static_cast<std::size_t>(k)].data(), bytes, t,
+                  nullptr);
+    ARMCI_WaitAll();
+    for (int k = 0; k < win; ++k) {
+      const auto from = base.begin() + static_cast<long>(static_cast<std::size_t>(k) * kWords);
+      EXPECT_TRUE(mp::same(got[static_cast<std::size_t>(k)], std::vector<long>(from, from + kWords)))
+          << "window of " << win << ", get " << k;
+    }
+    if (staged) {
+      EXPECT_EQ(mp::ofi_stat("staged_gets") - staged0, win == 2 ? 0 : win - 1)
+          << "gets staged behind the first of " << win;
+    }
+  }
+  ARMCI_Barrier();
+}
+
 // Many small non-blocking puts and gets cost a few messages, not one each;
 // every get lands in its own buffer and completes its own handle.
 TEST_F(Coalesce, ManySmallOperationsFewMessages) {

@@ -61,6 +61,8 @@ class Batch {
   const char* records() const { return buf_.data(); }
   const std::vector<Get>& gets() const { return gets_; }
   std::size_t get_bytes() const { return get_bytes_; }
+  // Every record a get (the agent only reads for this batch).
+  bool only_gets() const { return gets_.size() == count_; }
   // Whether a record of `kind` over `len` bytes still fits this message and
   // its reply.
   bool fits(ofi::BatchKind kind, std::size_t len) const {

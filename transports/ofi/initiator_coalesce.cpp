@@ -157,7 +157,7 @@ void OfiImpl::flush_batch(int node) {
 
 // The batch's records as one Batch active message.
 void OfiImpl::send_records(int node, Batch& b) {
-  order_only(node, OpClass::Am);
+  order_only(node, b.only_gets() ? OpClass::AmGet : OpClass::Am);
   const uint32_t t = am.new_pending(node, AmOp::Batch);
   const int buf = am.take_send_buf();
   AmHeader h{};
@@ -179,15 +179,15 @@ void OfiImpl::send_records(int node, Batch& b) {
 }
 
 // A batch's staged gets: gathered by the agent and written back in one
-// round, complete on return.  Where the agent cannot take them (too few
-// bytes together to be worth a slot, or no slots), each is the read it
-// would have been.
+// round, complete on return.  Where the agent cannot take them (one get
+// alone, which a read serves sooner; too few bytes together to be worth a
+// slot; no slots), each is the read it would have been.
 void OfiImpl::send_staged_gets(int node, const std::vector<Batch::Staged>& staged) {
   std::vector<Piece> p;
   p.reserve(staged.size());
   for (const Batch::Staged& g : staged) p.push_back({g.dst, g.remote, g.len});
-  order_only(node, OpClass::Am);
-  const bool done = stager.get_pieces(node, p);
+  order_only(node, OpClass::AmGet);
+  const bool done = staged.size() > 1 && stager.get_pieces(node, p);
   for (const Batch::Staged& g : staged) {
     local_done(node, g.req);
     if (!done) rma.transfer(Dir::Get, g.at, g.dst, g.remote, g.len, g.req);

@@ -187,7 +187,7 @@ void RmaChannel::pieces(Dir dir, const Target& at, Pieces p, Request* req) {
   // batch carries only a few pieces per write (perf/armci_bench --sweep
   // --sweep-bytes 1M compares the two).
   if (p.size() > g && (avg < pack_below_ || core_.stager.takes_pieces(node, total, avg))) {
-    core_.order(node, OpClass::Am);
+    core_.order(node, is_write ? OpClass::Am : OpClass::AmGet);
     return core_.am.pieces(node, is_write ? AmOp::PutPieces : AmOp::GetPieces, 0, nullptr, p, req);
   }
   core_.order(node, is_write ? OpClass::Write : OpClass::Read);

@@ -382,7 +382,7 @@ bool Stager::put_shape(int node, AmOp op, int type, const void* scale, const voi
 bool Stager::get_shape(int node, uintptr_t src, void* dst, const StridedShape& s) {
   // For a get the remote side is the source: s.src_stride walks it.
   if (!takes_shape(node, AmOp::StagedGetStrided, s)) return false;
-  core_.order(node, OpClass::Am);
+  core_.order(node, OpClass::AmGet);
   const auto row = static_cast<std::size_t>(s.count[0]);
   const uint64_t total = s.chunks();
   const std::size_t slot_bytes = lease(node).chunk(core_.cfg.stage_slot);

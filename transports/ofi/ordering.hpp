@@ -16,11 +16,11 @@
 
 namespace armci::transport {
 
-enum class OpClass { Write, Read, Am, Atomic, FetchAtomic };
+enum class OpClass { Write, Read, Am, AmGet, Atomic, FetchAtomic };
 
 struct OrderingPlan {
   enum : uint8_t { kDrainWrites = 1, kDrainReads = 2, kDrainAms = 4, kDrainAtomics = 8 };
-  uint8_t before[5] = {};  // by OpClass: the counters that must reach zero first
+  uint8_t before[6] = {};  // by OpClass: the counters that must reach zero first
   // Where writes complete only at the origin (ARMCI_OFI_WRITE_COMPLETION=
   // flush, on a provider that orders a read after writes), a fence reads 8
   // bytes of the node's heap instead: its completion says every earlier
@@ -38,6 +38,8 @@ struct OrderingPlan {
     set(OpClass::Read, kDrainAtomics | kDrainAms | (caps.has(FI_ORDER_RAW) ? 0 : kDrainWrites));
     set(OpClass::Am, kDrainAtomics | (caps.has(FI_ORDER_SAW) ? 0 : kDrainWrites) |
                          (caps.has(FI_ORDER_SAR) ? 0 : kDrainReads) | (caps.has(FI_ORDER_SAS) ? 0 : kDrainAms));
+    set(OpClass::AmGet, kDrainAtomics | (caps.has(FI_ORDER_SAW) ? 0 : kDrainWrites) |
+                            (caps.has(FI_ORDER_SAS) ? 0 : kDrainAms));
     flush_writes = write_flush && caps.has(FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAW);
     write_completion = flush_writes ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
   }
