@@ -179,18 +179,22 @@ void OfiImpl::send_records(int node, Batch& b) {
 }
 
 // A batch's staged gets: gathered by the agent and written back in one
-// round, complete on return.  Where the agent cannot take them (one get
-// alone, which a read serves sooner; too few bytes together to be worth a
-// slot; no slots), each is the read it would have been.
+// round, complete on return.  Where the agent cannot take them (too few
+// bytes together to be worth a slot, no slots), or a read serves them
+// sooner (one get alone, with no message of ours to that node unanswered
+// that a read would have to wait for), each is the read it would have been.
+// A read is posted before its get stops counting as waiting here: the post
+// may let go of the lock, and the owner must not see its request complete.
 void OfiImpl::send_staged_gets(int node, const std::vector<Batch::Staged>& staged) {
   std::vector<Piece> p;
   p.reserve(staged.size());
   for (const Batch::Staged& g : staged) p.push_back({g.dst, g.remote, g.len});
   order_only(node, OpClass::AmGet);
-  const bool done = staged.size() > 1 && stager.get_pieces(node, p);
+  const bool read_sooner = staged.size() == 1 && am.unanswered(node) == 0;
+  const bool done = !read_sooner && stager.get_pieces(node, p);
   for (const Batch::Staged& g : staged) {
-    local_done(node, g.req);
     if (!done) rma.transfer(Dir::Get, g.at, g.dst, g.remote, g.len, g.req);
+    local_done(node, g.req);
   }
   if (done) stats.staged_gets += staged.size();
 }

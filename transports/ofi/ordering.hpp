@@ -5,8 +5,11 @@
 // agent after they arrive, so RMA after an active message waits for its
 // reply; native atomics are ordered with nothing, so everything waits for
 // them and they for everything; the rest waits only where the provider
-// does not order the pair itself.  OfiImpl::order_only applies it with the
-// per-node counts (RmaCounts, AmWindow, NodeState).
+// does not order the pair itself.  Two reads commute, so an active message
+// that only reads the target's memory (a get the agent serves: AmGet) never
+// waits for earlier reads: a window of gets whose first left as a read and
+// whose rest go staged overlaps the two round trips.  OfiImpl::order_only
+// applies the plan with the per-node counts (RmaCounts, AmWindow, NodeState).
 #pragma once
 #include <rdma/fabric.h>
 
