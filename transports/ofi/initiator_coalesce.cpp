@@ -182,7 +182,8 @@ void OfiImpl::send_records(int node, Batch& b) {
 // round, complete on return.  Where the agent cannot take them (too few
 // bytes together to be worth a slot, no slots), or a read serves them
 // sooner (one get alone, with no message of ours to that node unanswered
-// that a read would have to wait for), each is the read it would have been.
+// or fenced signal unflushed, which a read would wait for), each is the
+// read it would have been.
 // A read is posted before its get stops counting as waiting here: the post
 // may let go of the lock, and the owner must not see its request complete.
 void OfiImpl::send_staged_gets(int node, const std::vector<Batch::Staged>& staged) {
@@ -190,7 +191,7 @@ void OfiImpl::send_staged_gets(int node, const std::vector<Batch::Staged>& stage
   p.reserve(staged.size());
   for (const Batch::Staged& g : staged) p.push_back({g.dst, g.remote, g.len});
   order_only(node, OpClass::AmGet);
-  const bool read_sooner = staged.size() == 1 && am.unanswered(node) == 0;
+  const bool read_sooner = staged.size() == 1 && am.unanswered(node) == 0 && !am.window(node).quiet_fenced;
   const bool done = !read_sooner && stager.get_pieces(node, p);
   for (const Batch::Staged& g : staged) {
     if (!done) rma.transfer(Dir::Get, g.at, g.dst, g.remote, g.len, g.req);
