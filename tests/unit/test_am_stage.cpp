@@ -159,3 +159,51 @@ TEST(AmStage, StagedGetAnswersOnlyAsTheAgentCan) {
     EXPECT_NE(decode(7, true, op), nullptr) << "an unknown way to answer";
   }
 }
+
+// Polled accumulates (kInboxBytes): the notice word is never zero (zero is
+// an empty inbox) and gives back type, length and token; the largest
+// record, the notice last, fills the inbox exactly and fits tcp;ofi_rxm's
+// 64-byte inject.
+TEST(AmStage, InboxNoticeNamesTypeLengthAndToken) {
+  for (uint16_t type : {uint16_t{0}, uint16_t{ARMCI_ACC_INT}, uint16_t{ARMCI_ACC_DCP}})
+    for (std::size_t len : {std::size_t{0}, std::size_t{8}, kInboxMax})
+      for (uint32_t token : {0u, 63u, UINT32_MAX}) {
+        const uint64_t w = inbox_notice(type, len, token);
+        EXPECT_NE(w, 0u);
+        const InboxNotice n = inbox_notice_of(w);
+        EXPECT_EQ(n.type, type);
+        EXPECT_EQ(n.len, len);
+        EXPECT_EQ(n.token, token);
+      }
+  EXPECT_NE(inbox_answer(0), 0u);
+  EXPECT_NE(inbox_answer(1), inbox_answer(2));
+  EXPECT_EQ(kInboxHead + kInboxMax + sizeof(uint64_t), kInboxBytes);
+  EXPECT_LE(kInboxBytes, kInboxRoom);
+  EXPECT_EQ(kInboxRoom % 4096, 0u) << "runs of slots stay page aligned";
+  EXPECT_LE(kInboxBytes, 64u);
+  EXPECT_GE(kInboxMax, 2 * 2 * sizeof(double)) << "two double complex elements fit";
+}
+
+// A staging query may ask for an inbox (type kStageQueryInbox, naming the
+// answer word in arg0/arg1); any other kind, or data, is refused.
+TEST(AmStage, StageQueryKinds) {
+  const AmLimits lim = staging_limits();
+  auto decode = [&](uint16_t type, std::size_t extra) {
+    std::vector<char> m(sizeof(AmHeader) + extra, 0);
+    AmHeader h{};
+    h.op = static_cast<uint16_t>(AmOp::StageQuery);
+    h.type = type;
+    h.origin = 1;
+    h.arg0 = 0x1000;
+    h.arg1 = 42;
+    h.payload = static_cast<uint32_t>(extra);
+    std::memcpy(m.data(), &h, sizeof h);
+    AmView v;
+    bool origin_ok = false;
+    return am_decode(m.data(), m.size(), lim, &v, &origin_ok);
+  };
+  EXPECT_EQ(decode(0, 0), nullptr);
+  EXPECT_EQ(decode(kStageQueryInbox, 0), nullptr);
+  EXPECT_NE(decode(2, 0), nullptr);
+  EXPECT_NE(decode(kStageQueryInbox, 8), nullptr);
+}

@@ -8,6 +8,7 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstring>
 #include <deque>
 
@@ -54,6 +55,9 @@ struct OfiAgentImpl {
       verbose(2, "node agent: %llu staged get chunks written back, %llu requests waited for their slot, %llu writes for "
               "room in the send queue", static_cast<unsigned long long>(pushes), static_cast<unsigned long long>(push_waits),
               static_cast<unsigned long long>(push_queued));
+    if (inbox_served)
+      verbose(2, "node agent: %llu polled accumulates from %zu processes", static_cast<unsigned long long>(inbox_served),
+              inbox_origins.size());
   }
   OfiAgentContext cfg;
   // Staging slots lent to senders (first come, first served), each a run of
@@ -137,6 +141,31 @@ struct OfiAgentImpl {
   std::vector<PushSlot> stage_push;  // by run * kStageSlots + slot
   std::deque<std::size_t> push_queue;  // write backs the send queue had no room for, oldest first
   uint64_t pushes = 0, push_waits = 0, push_queued = 0;  // written back; requests that waited for their slot; writes that waited for room
+  // Polled accumulates (am_protocol.hpp, kInboxBytes): the inboxes polled
+  // (at most kInboxOrigins, so a pass stays a few loads), and where each
+  // sender wants its answers written.  `answering`: the origin whose inbox
+  // record handle() runs, whose reply is then that write.
+  static constexpr std::size_t kInboxOrigins = 64;
+  struct InboxPeer {
+    bool armed = false;
+    uint64_t addr = 0, key = 0;
+  };
+  std::vector<InboxPeer> inbox_peer;  // by origin rank
+  std::vector<uint32_t> inbox_origins;
+  int64_t answering = -1;
+  uint64_t inbox_served = 0;
+  bool inbox_ok() const {
+    return cfg.polled_acc && stage.n && nic.size() == 1 && ep.caps.provider.rfind("tcp", 0) == 0;
+  }
+  char* inbox_of(uint32_t origin) {
+    return stage.p + static_cast<std::size_t>(stage_area[origin]) * stage_span + kStageSlots * cfg.stage_slot;
+  }
+  uint64_t& inbox_notice_word(uint32_t origin) {
+    return *reinterpret_cast<uint64_t*>(inbox_of(origin) + kInboxBytes - sizeof(uint64_t));
+  }
+  bool inbox_waiting();
+  bool poll_inbox(uint32_t origin);
+  bool write_answer(uint32_t origin, uint64_t token);
   PushSlot* push_slot(const AmHeader& h) {
     const int run = stage_area[h.origin];
     return run < 0 ? nullptr
@@ -190,6 +219,7 @@ OfiAgentImpl::OfiAgentImpl(const OfiAgentContext& c) : cfg(c), ep(c.endpoint) {
          senders, nrecv);
   open_rails();
   origin_nic.assign(static_cast<std::size_t>(std::max(cfg.nprocs, 0)), 0);
+  inbox_peer.assign(origin_nic.size(), InboxPeer{});
   recv_mem.resize(nic.size() * static_cast<std::size_t>(nrecv) * kAmMax);
   send_mem.resize(kSendBufs * kAmMax);
   if (ep.caps.mr_local) {  // one NIC only (open_rails)
@@ -233,7 +263,7 @@ void OfiAgentImpl::open_rails() {
 void OfiAgentImpl::setup_staging() {
   stage_area.assign(static_cast<std::size_t>(cfg.nprocs), -1);
   if (cfg.stage_slot == 0 || cfg.senders == 0) return;
-  stage_span = cfg.stage_slot * kStageSlots;
+  stage_span = cfg.stage_slot * kStageSlots + kInboxRoom;
   // ARMCI_OFI_STAGE_MAX counts the slots' data; their header room comes on top.
   const std::size_t data_span = (cfg.stage_slot - kStageHead) * kStageSlots;
   const std::size_t runs = std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), cfg.stage_max / data_span);
@@ -310,6 +340,8 @@ bool OfiAgentImpl::send_now(fi_addr_t dest, const char* msg, std::size_t len) {
 }
 
 void OfiAgentImpl::reply(uint32_t origin, const ReplyHeader& r, const void* data, std::size_t len) {
+  // A refusal carries its status: that one stays a message.
+  if (answering == origin && r.status == 0 && len == 0 && write_answer(origin, r.token)) return;
   char msg[kAmMax];
   std::memcpy(msg, &r, sizeof r);
   if (len) std::memcpy(msg + sizeof r, data, len);
@@ -357,6 +389,9 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len, std::size_t from_nic
     if (origin_ok) refuse(m.h.origin, m.h.op, m.h.token, EPROTO);
     return;
   }
+  // A polled accumulate the sender wrote before this message is in its
+  // inbox by now (one stream): it goes first.
+  if (inbox_peer[m.h.origin].armed && answering != m.h.origin) poll_inbox(m.h.origin);
   if (waits_for_slot(m, buf, len)) return;
   ReplyHeader r{};
   r.of = m.h.op;
@@ -538,6 +573,62 @@ bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
   r.b = cfg.stage_slot;
   r.c = fi_mr_key(stage_mr[origin_nic[m.h.origin]]);
   r.value = kStageSlots;
+  InboxPeer& p = inbox_peer[m.h.origin];
+  if (m.h.type == kStageQueryInbox && inbox_ok() && (p.armed || inbox_origins.size() < kInboxOrigins)) {
+    if (!p.armed) inbox_origins.push_back(m.h.origin);
+    p = {true, m.h.arg0, m.h.arg1};
+    r.value |= kInboxGranted;
+  }
+  return true;
+}
+
+// A polled accumulate: the record before the notice word becomes the
+// AccOne message it stands for, checked and applied like one.  The word is
+// cleared first: the sender writes the next record only after our answer.
+bool OfiAgentImpl::poll_inbox(uint32_t origin) {
+  uint64_t& word = inbox_notice_word(origin);
+  const uint64_t v = std::atomic_ref<uint64_t>(word).load(std::memory_order_acquire);
+  if (v == 0) return false;
+  std::atomic_ref<uint64_t>(word).store(0, std::memory_order_relaxed);
+  const InboxNotice n = inbox_notice_of(v);
+  if (!(v & kInboxValid) || n.len > kInboxMax) {
+    if (++refused <= 5) warn("node agent", "dropped a polled accumulate from rank %u: record of %zu bytes", origin, n.len);
+    refuse(origin, static_cast<uint16_t>(AmOp::AccOne), n.token, EPROTO);
+    return true;
+  }
+  const char* rec = inbox_of(origin) + kInboxBytes - sizeof(uint64_t) - n.len - kInboxHead;
+  AmHeader h{};
+  h.op = static_cast<uint16_t>(AmOp::AccOne);
+  h.type = n.type;
+  h.origin = origin;
+  h.token = n.token;
+  h.payload = static_cast<uint32_t>(n.len);
+  std::memcpy(&h.arg0, rec, sizeof h.arg0);
+  std::memcpy(h.scale, rec + sizeof h.arg0, sizeof h.scale);
+  char msg[sizeof(AmHeader) + kInboxMax];
+  std::memcpy(msg, &h, sizeof h);
+  std::memcpy(msg + sizeof h, rec + kInboxHead, n.len);
+  ++inbox_served;
+  answering = origin;
+  handle(msg, sizeof h + n.len, 0);
+  answering = -1;
+  return true;
+}
+
+// Whether some inbox holds a record: the provider may have landed one while
+// it progressed in fi_trywait, and no fd will tell us of it.
+bool OfiAgentImpl::inbox_waiting() {
+  for (uint32_t o : inbox_origins)
+    if (std::atomic_ref<uint64_t>(inbox_notice_word(o)).load(std::memory_order_acquire)) return true;
+  return false;
+}
+
+bool OfiAgentImpl::write_answer(uint32_t origin, uint64_t token) {
+  const InboxPeer& p = inbox_peer[origin];
+  const uint64_t v = inbox_answer(static_cast<uint32_t>(token));
+  const ssize_t rc = fi_inject_write(ep.ep, &v, sizeof v, origin, p.addr, p.key);
+  if (rc == -FI_EAGAIN) return false;  // answered by a message instead
+  if (rc) verbose(2, "node agent: answer to rank %u dropped: %s", origin, fi_error("fi_inject_write", rc).c_str());
   return true;
 }
 
@@ -714,6 +805,7 @@ bool OfiAgentImpl::poll() {
     if (rc) on_push_done(ps, EIO);
   }
   any = drain_cq(0);
+  for (uint32_t o : inbox_origins) any |= poll_inbox(o);
   return any || !backlog.empty() || !push_queue.empty();
 }
 
@@ -784,7 +876,7 @@ void OfiAgent::attach(EventLoop& loop) {
   // event on one drains only that one's queue.
   if (m->ep.wait_fd() >= 0) loop.add_fd(m->ep.wait_fd(), EPOLLIN, [m](uint32_t) { return m->poll(); });
   loop.add_poller([m] { return m->poll(); },
-                  [m] { return m->backlog.empty() && m->push_queue.empty() && m->ep.trywait(); });
+                  [m] { return m->backlog.empty() && m->push_queue.empty() && m->ep.trywait() && !m->inbox_waiting(); });
   for (std::size_t k = 1; k < m->nic.size(); ++k) {
     Endpoint* e = m->nic[k];
     if (e->wait_fd() >= 0) loop.add_fd(e->wait_fd(), EPOLLIN, [m, k](uint32_t) { return m->poll_nic(k); });

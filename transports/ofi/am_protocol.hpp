@@ -55,6 +55,40 @@ inline constexpr uint32_t kStageLocal = 2;  // local slots a process builds mess
 // notice and reply round trip at the end of every such transfer).
 inline constexpr std::size_t kStageHead = 4096;
 
+// Polled accumulates (ARMCI_OFI_POLLED_ACC): a lone accumulate of a few
+// bytes is one injected RMA write into an inbox the agent lends its sender
+// after the sender's two slots, and the agent answers with an injected
+// write of one word into the sender's memory.  Neither side handles a
+// message or a completion: over tcp a message costs the receiver a
+// completion and a wait-object signal (a write and a read on a socket
+// pair), an RMA write that lands in the receiver's own progress call costs
+// nothing there.  Injected only: over tcp;ofi_rxm a larger write, whose
+// sender must wait for its completion, made the round trip slower than the
+// message it replaced (docs/protocol.md).  The record ends where the inbox
+// ends, its last word (the notice) last, so a notice that is there says
+// the bytes before it are too (tcp copies a write in stream order, in the
+// thread that polls).  Only where that holds: providers built on tcp, one NIC.
+inline constexpr std::size_t kInboxRoom = 4096;  // what the inbox takes after a run's slots (runs stay page aligned)
+inline constexpr std::size_t kInboxBytes = 64;   // a record: address, 16-byte scale, data, notice
+inline constexpr std::size_t kInboxHead = 8 + 16;
+inline constexpr std::size_t kInboxMax = kInboxBytes - kInboxHead - 8;  // data bytes
+inline constexpr uint16_t kStageQueryInbox = 1;  // StageQuery type: lend an inbox too; arg0, arg1: my answer word
+inline constexpr uint64_t kInboxGranted = 1u << 8;  // in StageQuery's reply value, beside the slot count
+inline constexpr uint64_t kInboxValid = uint64_t{1} << 63;
+inline uint64_t inbox_notice(uint16_t type, std::size_t len, uint32_t token) {
+  return kInboxValid | uint64_t{type & 0x7fffu} << 48 | uint64_t{len & 0xffffu} << 32 | token;
+}
+struct InboxNotice {
+  uint16_t type;
+  std::size_t len;
+  uint32_t token;
+};
+inline InboxNotice inbox_notice_of(uint64_t w) {
+  return {static_cast<uint16_t>(w >> 48 & 0x7fffu), static_cast<std::size_t>(w >> 32 & 0xffffu),
+          static_cast<uint32_t>(w)};
+}
+inline uint64_t inbox_answer(uint32_t token) { return kInboxValid | token; }
+
 // With remote CQ data (ARMCI_OFI_STAGE_CQ_DATA) a staged write is its own
 // notice: its 8 bytes name the sender, its token and the slot, and the
 // agent takes the message's length from the header in the slot.  One

@@ -42,6 +42,9 @@ OfiImpl::OfiImpl(const OfiContext& c)
   st.cq_data = cfg.stage_cq_data && caps.cq_data && caps.has(FI_ORDER_SAW | FI_ORDER_WAW | FI_ORDER_WAS);
   // A write back announces only itself: no ordering needed.
   st.push = cfg.stage_cq_data && caps.cq_data;
+  // Polled accumulates need a write to land in the agent's own progress
+  // call, in stream order (ofi::kInboxBytes): tcp, one NIC.
+  st.inbox = cfg.polled_acc && st.from && cfg.rail_domains.empty() && caps.provider.rfind("tcp", 0) == 0;
   stager.configure(st, nodes.size());
   am.send_mem.resize(kAmSendBufs * ofi::kAmMax);
   if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) am.reply_bufs = static_cast<uint32_t>(caps.rx_size);
@@ -169,6 +172,7 @@ bool OfiImpl::progress_messages() {
 
 bool OfiImpl::progress() {
   bool any = drain_cq(rails.home);
+  if (stager.poll_answers()) any = true;
   for (std::size_t k = 0; k < rails.count(); ++k)
     if (k != rails.home && rails.due(k) && drain_cq(k)) any = true;
   if (peers.ep && peers.due() && progress_messages()) any = true;

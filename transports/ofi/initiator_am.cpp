@@ -181,6 +181,7 @@ void AmChannel::answered(const ReplyHeader& r, const char* data) {
   }
   PendingAm& p = pending[r.token];
   p.reply = r;
+  if (p.op == AmOp::AccOne) core_.stager.answered_by_message(p.node, r.token);
   answered(p);
   if (p.stage_slot >= 0) core_.stager.answered(p.node, p.stage_slot);
   win(p.node).ams -= 1 + p.retires;
@@ -300,7 +301,8 @@ void OfiImpl::acc(const Target& at, int type, const void* scale, Pieces p) {
   if (native_acc_ok(type)) return native_acc(at, type, scale, p);
   if (coalesce_acc(at.node, type, scale, p)) return;
   order(at.node, OpClass::Am);
-  if (p.size() == 1 && am.acc_one(at.node, type, scale, p[0])) return;
+  if (p.size() == 1 && (stager.polled_acc(at.node, type, scale, p[0]) || am.acc_one(at.node, type, scale, p[0])))
+    return;
   am.pieces(at.node, AmOp::Acc, type, scale, p, nullptr);
 }
 

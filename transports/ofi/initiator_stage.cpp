@@ -10,6 +10,7 @@
 // reads it by RMA), and this process scatters it.  Strided transfers name
 // their pieces by shape (StridedWire), vectors by a piece table; a
 // contiguous accumulate's data goes straight from the caller's buffer.
+#include <atomic>
 #include <cstring>
 
 #include "common/log.hpp"
@@ -22,11 +23,21 @@ bool Stager::ready(int node) {
   StageLease& s = lease(node);
   if (s.state != StageLease::kUnasked) return s.state == StageLease::kLent;
   s.state = StageLease::kNone;  // until the agent says otherwise (another thread asking meanwhile gets no)
-  uint32_t t = core_.am.control(node, AmOp::StageQuery, 0, 0, 0, "staging query");
+  uint16_t kind = 0;
+  uint64_t word = 0, word_key = 0;
+  if (set_.inbox) {
+    if (!answers_mr_)
+      answers_mr_ = core_.own().register_memory(answers_.data(), answers_.size() * sizeof(uint64_t), FI_REMOTE_WRITE,
+                                                kLocalKeyBase - 5);
+    kind = ofi::kStageQueryInbox;
+    word = answer_remote(node);
+    word_key = fi_mr_key(answers_mr_);
+  }
+  uint32_t t = core_.am.control(node, AmOp::StageQuery, kind, word, word_key, "staging query");
   core_.am.wait_reply(t, "staging slots from another node's agent");
   const ReplyHeader r = core_.am.pending[t].reply;
   core_.am.close(t);
-  if (r.status != 0 || r.value < ofi::kStageSlots || r.b < 2 * ofi::kAmMax) {
+  if (r.status != 0 || (r.value & 0xff) < ofi::kStageSlots || r.b < 2 * ofi::kAmMax) {
     verbose(2, "staging to node %d: its agent has no slots left (status %d); large accumulates go as "
             "active messages", node, r.status);
     return false;
@@ -45,8 +56,65 @@ bool Stager::ready(int node) {
   s.slot = r.b;
   s.key = r.c;
   s.free = (1u << ofi::kStageSlots) - 1;
+  s.inbox = set_.inbox && (r.value & ofi::kInboxGranted);
   s.state = StageLease::kLent;
   return true;
+}
+
+uint64_t Stager::answer_remote(int node) const {
+  const std::size_t off = static_cast<std::size_t>(node) * sizeof(uint64_t);
+  return core_.caps.virt_addr ? reinterpret_cast<uint64_t>(answers_.data()) + off : off;
+}
+
+bool Stager::polled_acc(int node, int type, const void* scale, const Piece& q) {
+  const std::size_t total = ofi::kInboxHead + q.bytes + sizeof(uint64_t);
+  if (!polled_fits(q.bytes) || total > core_.rma.inject_limit()) return false;
+  // ready() may wait for the agent's reply (and let go of the lock): before
+  // the check that nothing is unanswered.
+  if (!ready(node) || !lease(node).inbox || core_.am.unanswered(node) != 0) return false;
+  const uint32_t t = core_.am.new_pending(node, AmOp::AccOne);
+  std::atomic_ref<uint64_t>(answers_[static_cast<std::size_t>(node)]).store(0, std::memory_order_relaxed);
+  inbox_token_[static_cast<std::size_t>(node)] = t;
+  inbox_nodes_.push_back(node);
+  char rec[ofi::kInboxBytes];
+  std::memcpy(rec, &q.remote, sizeof q.remote);
+  std::memset(rec + sizeof q.remote, 0, ofi::kInboxHead - sizeof q.remote);
+  if (scale) std::memcpy(rec + sizeof q.remote, scale, acc_scale_size(type));
+  std::memcpy(rec + ofi::kInboxHead, q.local, q.bytes);
+  const uint64_t notice = ofi::inbox_notice(static_cast<uint16_t>(type), q.bytes, t);
+  std::memcpy(rec + ofi::kInboxHead + q.bytes, &notice, sizeof notice);
+  const StageLease& ls = lease(node);
+  const uint64_t at = ls.inbox_at() + ofi::kInboxBytes - total;
+  fid_ep* e = core_.own().ep;
+  core_.post([&] { return fi_inject_write(e, rec, total, static_cast<fi_addr_t>(node), at, ls.key); }, node,
+             "fi_inject_write");
+  ++core_.stats.polled_accs;
+  ++core_.stats.remote_ops;
+  core_.stats.remote_bytes += q.bytes;
+  return true;
+}
+
+bool Stager::take_answers() {
+  bool any = false;
+  for (std::size_t i = 0; i < inbox_nodes_.size();) {
+    const auto node = static_cast<std::size_t>(inbox_nodes_[i]);
+    const int64_t t = inbox_token_[node];
+    if (t >= 0 && std::atomic_ref<uint64_t>(answers_[node]).load(std::memory_order_acquire) !=
+                      ofi::inbox_answer(static_cast<uint32_t>(t))) {
+      ++i;
+      continue;
+    }
+    inbox_nodes_[i] = inbox_nodes_.back();
+    inbox_nodes_.pop_back();
+    if (t < 0) continue;  // answered by a message
+    inbox_token_[node] = -1;
+    ReplyHeader r{};
+    r.of = static_cast<uint16_t>(AmOp::AccOne);
+    r.token = static_cast<uint64_t>(t);
+    core_.am.answered(r, nullptr);
+    any = true;
+  }
+  return any;
 }
 
 char* Stager::local_slot(int l) { return local_.data() + static_cast<std::size_t>(l) * core_.cfg.stage_slot; }

@@ -23,6 +23,8 @@ struct StageLease {
   uint32_t writes = 0;  // writes into the slots not yet delivered
   uint64_t addr = 0, key = 0;
   std::size_t slot = 0;  // bytes per slot (the agent's stride)
+  bool inbox = false;    // the agent lent an inbox too (ofi::kInboxBytes): polled accumulates
+  uint64_t inbox_at() const { return addr + ofi::kStageSlots * slot; }
   bool has_free() const { return free != 0; }
   int take() {  // the lowest free slot; has_free() must hold
     const int i = __builtin_ctz(free);
@@ -57,10 +59,13 @@ class Stager {
     std::size_t pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
     bool cq_data = false;          // staged writes carry their notice (ARMCI_OFI_STAGE_CQ_DATA and the provider)
     bool push = false;             // staged gets are written back (ofi::kStagePush; ARMCI_OFI_STAGE_CQ_DATA)
+    bool inbox = false;            // polled accumulates (ARMCI_OFI_POLLED_ACC and the provider)
   };
   void configure(const Settings& s, std::size_t nodes) {
     set_ = s;
     leases_.assign(nodes, StageLease{});
+    answers_.assign(nodes, 0);
+    inbox_token_.assign(nodes, -1);
   }
   const Settings& settings() const { return set_; }
   // Whether pieces averaging avg bytes, total in all, are staged rather
@@ -82,6 +87,20 @@ class Stager {
   bool put_shape(int node, AmOp op, int type, const void* scale, const void* src, uintptr_t dst,
                  const StridedShape& s);
   bool get_shape(int node, uintptr_t src, void* dst, const StridedShape& s);
+  // A lone accumulate of at most ofi::kInboxMax bytes as one injected write
+  // into the agent's inbox, when nothing else of ours to that node is
+  // unanswered (the agent then applies it in issue order); false: nothing
+  // was sent.  Its answer is a word the agent writes into answers_.
+  bool polled_acc(int node, int type, const void* scale, const Piece& q);
+  bool polled_fits(std::size_t bytes) const { return set_.inbox && bytes <= ofi::kInboxMax; }
+  // From progress(): answers that arrived; true if any did.
+  bool poll_answers() { return !inbox_nodes_.empty() && take_answers(); }
+  // From the reply handler: a polled accumulate answered by a message (a
+  // refusal, or an agent whose send queue was full).
+  void answered_by_message(int node, uint64_t token) {
+    if (inbox_token_[static_cast<std::size_t>(node)] == static_cast<int64_t>(token))
+      inbox_token_[static_cast<std::size_t>(node)] = -1;
+  }
 
   // From the completion dispatcher and the reply handler.
   void write_posted(int node) { ++lease(node).writes; }
@@ -125,6 +144,12 @@ class Stager {
   fid_mr* local_mr_ = nullptr;
   std::vector<int> local_free_;
   std::vector<uint32_t> local_gen_;  // writes (reads) into each local slot completed so far
+  bool take_answers();
+  uint64_t answer_remote(int node) const;
+  std::vector<uint64_t> answers_;    // by node: where its agent writes a polled accumulate's answer
+  fid_mr* answers_mr_ = nullptr;
+  std::vector<int64_t> inbox_token_;  // by node: the polled accumulate awaiting its answer, -1 none
+  std::vector<int> inbox_nodes_;      // nodes with one
 };
 
 }  // namespace armci::transport
