@@ -588,10 +588,12 @@ bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
 bool OfiAgentImpl::poll_inbox(uint32_t origin) {
   uint64_t& word = inbox_notice_word(origin);
   const uint64_t v = std::atomic_ref<uint64_t>(word).load(std::memory_order_acquire);
-  if (v == 0) return false;
+  // The valid bit is in the notice's last byte: without it the write is
+  // still landing (a segment may end inside the word).
+  if (!(v & kInboxValid)) return false;
   std::atomic_ref<uint64_t>(word).store(0, std::memory_order_relaxed);
   const InboxNotice n = inbox_notice_of(v);
-  if (!(v & kInboxValid) || n.len > kInboxMax) {
+  if (n.len > kInboxMax) {
     if (++refused <= 5) warn("node agent", "dropped a polled accumulate from rank %u: record of %zu bytes", origin, n.len);
     refuse(origin, static_cast<uint16_t>(AmOp::AccOne), n.token, EPROTO);
     return true;
@@ -619,7 +621,7 @@ bool OfiAgentImpl::poll_inbox(uint32_t origin) {
 // it progressed in fi_trywait, and no fd will tell us of it.
 bool OfiAgentImpl::inbox_waiting() {
   for (uint32_t o : inbox_origins)
-    if (std::atomic_ref<uint64_t>(inbox_notice_word(o)).load(std::memory_order_acquire)) return true;
+    if (std::atomic_ref<uint64_t>(inbox_notice_word(o)).load(std::memory_order_acquire) & kInboxValid) return true;
   return false;
 }
 

@@ -1,6 +1,7 @@
 // Wire format of the active messages a process sends to another node's agent,
 // and of the agent's replies.  Both ends are the same build of armci-ofi.
 #pragma once
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -74,7 +75,10 @@ inline constexpr std::size_t kInboxHead = 8 + 16;
 inline constexpr std::size_t kInboxMax = kInboxBytes - kInboxHead - 8;  // data bytes
 inline constexpr uint16_t kStageQueryInbox = 1;  // StageQuery type: lend an inbox too; arg0, arg1: my answer word
 inline constexpr uint64_t kInboxGranted = 1u << 8;  // in StageQuery's reply value, beside the slot count
+// The valid bit is in the notice's last byte (little-endian): a word that
+// has it has landed whole.
 inline constexpr uint64_t kInboxValid = uint64_t{1} << 63;
+static_assert(std::endian::native == std::endian::little);
 inline uint64_t inbox_notice(uint16_t type, std::size_t len, uint32_t token) {
   return kInboxValid | uint64_t{type & 0x7fffu} << 48 | uint64_t{len & 0xffffu} << 32 | token;
 }

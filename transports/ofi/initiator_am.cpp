@@ -63,10 +63,10 @@ bool AmChannel::quiet_signal(int node, bool fenced) {
   return true;
 }
 
-uint32_t AmChannel::take_token(int node, AmOp op) {
+uint32_t AmChannel::take_token(int node, AmOp op, bool sent) {
   const uint32_t t = open(node, op);
   ++win(node).ams;
-  count_sent(op);
+  if (sent) count_sent(op);
   return t;
 }
 

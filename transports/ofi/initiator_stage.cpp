@@ -69,10 +69,15 @@ uint64_t Stager::answer_remote(int node) const {
 bool Stager::polled_acc(int node, int type, const void* scale, const Piece& q) {
   const std::size_t total = ofi::kInboxHead + q.bytes + sizeof(uint64_t);
   if (!polled_fits(q.bytes) || total > core_.rma.inject_limit()) return false;
-  // ready() may wait for the agent's reply (and let go of the lock): before
-  // the check that nothing is unanswered.
-  if (!ready(node) || !lease(node).inbox || core_.am.unanswered(node) != 0) return false;
-  const uint32_t t = core_.am.new_pending(node, AmOp::AccOne);
+  // The agent applies the record before any message it has not handled
+  // yet: nothing of ours may be on its way there, answered or quiet.
+  // ready() may wait for the agent's reply and let go of the lock, so it
+  // comes first; from the check to the token nothing waits (take_token,
+  // with room for the reply), so no other thread gets in between.
+  if (!ready(node) || !lease(node).inbox) return false;
+  const AmWindow& w = core_.am.window(node);
+  if (w.ams != 0 || w.quiet != 0 || !core_.am.reply_free()) return false;
+  const uint32_t t = core_.am.take_token(node, AmOp::AccOne, false);
   std::atomic_ref<uint64_t>(answers_[static_cast<std::size_t>(node)]).store(0, std::memory_order_relaxed);
   inbox_token_[static_cast<std::size_t>(node)] = t;
   inbox_nodes_.push_back(node);
