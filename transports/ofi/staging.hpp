@@ -88,9 +88,10 @@ class Stager {
                  const StridedShape& s);
   bool get_shape(int node, uintptr_t src, void* dst, const StridedShape& s);
   // A lone accumulate of at most ofi::kInboxMax bytes as one injected write
-  // into the agent's inbox, when nothing else of ours to that node is
-  // unanswered (the agent then applies it in issue order); false: nothing
-  // was sent.  Its answer is a word the agent writes into answers_.
+  // into the agent's inbox, when no message of ours to that node is
+  // unanswered or a quiet signal unflushed (the agent then applies it in
+  // issue order); false: nothing was sent.  Its answer is a word the agent
+  // writes into answers_.
   bool polled_acc(int node, int type, const void* scale, const Piece& q);
   bool polled_fits(std::size_t bytes) const { return set_.inbox && bytes <= ofi::kInboxMax; }
   // From progress(): answers that arrived; true if any did.
