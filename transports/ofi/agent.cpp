@@ -143,8 +143,7 @@ struct OfiAgentImpl {
   uint64_t pushes = 0, push_waits = 0, push_queued = 0;  // written back; requests that waited for their slot; writes that waited for room
   // Polled accumulates (am_protocol.hpp, kInboxBytes): the inboxes polled
   // (at most kInboxOrigins, so a pass stays a few loads), and where each
-  // sender wants its answers written.  `answering`: the origin whose inbox
-  // record handle() runs, whose reply is then that write.
+  // sender wants its answers written.
   static constexpr std::size_t kInboxOrigins = 64;
   struct InboxPeer {
     bool armed = false;
@@ -152,11 +151,8 @@ struct OfiAgentImpl {
   };
   std::vector<InboxPeer> inbox_peer;  // by origin rank
   std::vector<uint32_t> inbox_origins;
-  int64_t answering = -1;
   uint64_t inbox_served = 0;
-  bool inbox_ok() const {
-    return cfg.polled_acc && stage.n && nic.size() == 1 && ep.caps.provider.rfind("tcp", 0) == 0;
-  }
+  bool inbox_ok() const { return cfg.polled_acc && stage.n && nic.size() == 1 && polled_writes_in_order(ep.caps); }
   char* inbox_of(uint32_t origin) {
     return stage.p + static_cast<std::size_t>(stage_area[origin]) * stage_span + kStageSlots * cfg.stage_slot;
   }
@@ -165,7 +161,6 @@ struct OfiAgentImpl {
   }
   bool inbox_waiting();
   bool poll_inbox(uint32_t origin);
-  bool write_answer(uint32_t origin, uint64_t token);
   PushSlot* push_slot(const AmHeader& h) {
     const int run = stage_area[h.origin];
     return run < 0 ? nullptr
@@ -340,8 +335,6 @@ bool OfiAgentImpl::send_now(fi_addr_t dest, const char* msg, std::size_t len) {
 }
 
 void OfiAgentImpl::reply(uint32_t origin, const ReplyHeader& r, const void* data, std::size_t len) {
-  // A refusal carries its status: that one stays a message.
-  if (answering == origin && r.status == 0 && len == 0 && write_answer(origin, r.token)) return;
   char msg[kAmMax];
   std::memcpy(msg, &r, sizeof r);
   if (len) std::memcpy(msg + sizeof r, data, len);
@@ -391,7 +384,7 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len, std::size_t from_nic
   }
   // A polled accumulate the sender wrote before this message is in its
   // inbox by now (one stream): it goes first.
-  if (inbox_peer[m.h.origin].armed && answering != m.h.origin) poll_inbox(m.h.origin);
+  if (inbox_peer[m.h.origin].armed) poll_inbox(m.h.origin);
   if (waits_for_slot(m, buf, len)) return;
   ReplyHeader r{};
   r.of = m.h.op;
@@ -583,8 +576,10 @@ bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
 }
 
 // A polled accumulate: the record before the notice word becomes the
-// AccOne message it stands for, checked and applied like one.  The word is
-// cleared first: the sender writes the next record only after our answer.
+// AccOne message it stands for, checked (am_decode) and applied like one,
+// and is answered by a write of one word (a refusal, or a full send queue:
+// by a reply message).  The word is cleared first: the sender writes the
+// next record only after our answer.
 bool OfiAgentImpl::poll_inbox(uint32_t origin) {
   uint64_t& word = inbox_notice_word(origin);
   const uint64_t v = std::atomic_ref<uint64_t>(word).load(std::memory_order_acquire);
@@ -593,9 +588,10 @@ bool OfiAgentImpl::poll_inbox(uint32_t origin) {
   if (!(v & kInboxValid)) return false;
   std::atomic_ref<uint64_t>(word).store(0, std::memory_order_relaxed);
   const InboxNotice n = inbox_notice_of(v);
+  const auto op = static_cast<uint16_t>(AmOp::AccOne);
   if (n.len > kInboxMax) {
     if (++refused <= 5) warn("node agent", "dropped a polled accumulate from rank %u: record of %zu bytes", origin, n.len);
-    refuse(origin, static_cast<uint16_t>(AmOp::AccOne), n.token, EPROTO);
+    refuse(origin, op, n.token, EPROTO);
     return true;
   }
   const char* rec = inbox_of(origin) + kInboxBytes - sizeof(uint64_t) - n.len - kInboxHead;
@@ -610,10 +606,23 @@ bool OfiAgentImpl::poll_inbox(uint32_t origin) {
   char msg[sizeof(AmHeader) + kInboxMax];
   std::memcpy(msg, &h, sizeof h);
   std::memcpy(msg + sizeof h, rec + kInboxHead, n.len);
+  AmView m;
+  bool origin_ok = false;
+  if (const char* why = am_decode(msg, sizeof h + n.len, limits(), &m, &origin_ok)) {
+    if (++refused <= 5) warn("node agent", "dropped a polled accumulate from rank %u: %s", origin, why);
+    refuse(origin, op, n.token, EPROTO);
+    return true;
+  }
+  ReplyHeader r{};
+  r.of = op;
+  r.token = n.token;
+  on_acc_one(m, r);
   ++inbox_served;
-  answering = origin;
-  handle(msg, sizeof h + n.len, 0);
-  answering = -1;
+  const InboxPeer& p = inbox_peer[origin];
+  const uint64_t answer = inbox_answer(n.token);
+  const ssize_t rc = fi_inject_write(ep.ep, &answer, sizeof answer, origin, p.addr, p.key);
+  if (rc == -FI_EAGAIN) reply(origin, r, nullptr, 0);
+  else if (rc) verbose(2, "node agent: answer to rank %u dropped: %s", origin, fi_error("fi_inject_write", rc).c_str());
   return true;
 }
 
@@ -623,15 +632,6 @@ bool OfiAgentImpl::inbox_waiting() {
   for (uint32_t o : inbox_origins)
     if (std::atomic_ref<uint64_t>(inbox_notice_word(o)).load(std::memory_order_acquire) & kInboxValid) return true;
   return false;
-}
-
-bool OfiAgentImpl::write_answer(uint32_t origin, uint64_t token) {
-  const InboxPeer& p = inbox_peer[origin];
-  const uint64_t v = inbox_answer(static_cast<uint32_t>(token));
-  const ssize_t rc = fi_inject_write(ep.ep, &v, sizeof v, origin, p.addr, p.key);
-  if (rc == -FI_EAGAIN) return false;  // answered by a message instead
-  if (rc) verbose(2, "node agent: answer to rank %u dropped: %s", origin, fi_error("fi_inject_write", rc).c_str());
-  return true;
 }
 
 // The sender wrote a whole Acc/PutPieces message into its slot (delivered

@@ -35,6 +35,11 @@ struct Caps {
   std::string describe() const;
 };
 
+// Whether an RMA write lands in the target's own progress call, in stream
+// order with that sender's messages, so a target may poll memory for it
+// (polled accumulates, ofi::kInboxBytes): providers built on tcp.
+inline bool polled_writes_in_order(const Caps& c) { return c.provider.rfind("tcp", 0) == 0; }
+
 struct EndpointOptions {
   std::string provider;      // ARMCI_OFI_PROVIDER ("" = FI_PROVIDER or the best available)
   bool atomics = false;      // ARMCI_OFI_ATOMICS

@@ -44,7 +44,7 @@ OfiImpl::OfiImpl(const OfiContext& c)
   st.push = cfg.stage_cq_data && caps.cq_data;
   // Polled accumulates need a write to land in the agent's own progress
   // call, in stream order (ofi::kInboxBytes): tcp, one NIC.
-  st.inbox = cfg.polled_acc && st.from && cfg.rail_domains.empty() && caps.provider.rfind("tcp", 0) == 0;
+  st.inbox = cfg.polled_acc && st.from && cfg.rail_domains.empty() && ofi::polled_writes_in_order(caps);
   stager.configure(st, nodes.size());
   am.send_mem.resize(kAmSendBufs * ofi::kAmMax);
   if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) am.reply_bufs = static_cast<uint32_t>(caps.rx_size);

@@ -301,8 +301,7 @@ void OfiImpl::acc(const Target& at, int type, const void* scale, Pieces p) {
   if (native_acc_ok(type)) return native_acc(at, type, scale, p);
   if (coalesce_acc(at.node, type, scale, p)) return;
   order(at.node, OpClass::Am);
-  if (p.size() == 1 && (stager.polled_acc(at.node, type, scale, p[0]) || am.acc_one(at.node, type, scale, p[0])))
-    return;
+  if (p.size() == 1 && acc_lone(at.node, type, scale, p[0])) return;
   am.pieces(at.node, AmOp::Acc, type, scale, p, nullptr);
 }
 

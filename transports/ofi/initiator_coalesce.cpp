@@ -207,11 +207,10 @@ bool OfiImpl::send_alone(int node, Batch& b) {
   const ofi::BatchRecord r = b.first();
   const auto kind = static_cast<BatchKind>(r.kind);
   if (kind == BatchKind::Acc) {
-    if (!am.acc_one_fits(r.len) && !stager.polled_fits(r.len)) return false;
+    if (!acc_lone_fits(r.len)) return false;
     order_only(node, OpClass::Am);
     const char* scale = b.first_data();
-    const Piece q{scale + ofi::kBatchScale, r.addr, r.len};
-    return stager.polled_acc(node, r.type, scale, q) || am.acc_one(node, r.type, scale, q);
+    return acc_lone(node, r.type, scale, Piece{scale + ofi::kBatchScale, r.addr, r.len});
   }
   const bool is_write = kind == BatchKind::Put;
   order_only(node, is_write ? OpClass::Write : OpClass::Read);

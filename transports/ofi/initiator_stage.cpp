@@ -79,8 +79,7 @@ bool Stager::polled_acc(int node, int type, const void* scale, const Piece& q) {
   if (w.ams != 0 || w.quiet != 0 || !core_.am.reply_free()) return false;
   const uint32_t t = core_.am.take_token(node, AmOp::AccOne, false);
   std::atomic_ref<uint64_t>(answers_[static_cast<std::size_t>(node)]).store(0, std::memory_order_relaxed);
-  inbox_token_[static_cast<std::size_t>(node)] = t;
-  inbox_nodes_.push_back(node);
+  awaiting_.push_back({node, t});
   char rec[ofi::kInboxBytes];
   std::memcpy(rec, &q.remote, sizeof q.remote);
   std::memset(rec + sizeof q.remote, 0, ofi::kInboxHead - sizeof q.remote);
@@ -101,22 +100,19 @@ bool Stager::polled_acc(int node, int type, const void* scale, const Piece& q) {
 
 bool Stager::take_answers() {
   bool any = false;
-  for (std::size_t i = 0; i < inbox_nodes_.size();) {
-    const auto node = static_cast<std::size_t>(inbox_nodes_[i]);
-    const int64_t t = inbox_token_[node];
-    if (t >= 0 && std::atomic_ref<uint64_t>(answers_[node]).load(std::memory_order_acquire) !=
-                      ofi::inbox_answer(static_cast<uint32_t>(t))) {
+  for (std::size_t i = 0; i < awaiting_.size();) {
+    const Awaited a = awaiting_[i];
+    if (std::atomic_ref<uint64_t>(answers_[static_cast<std::size_t>(a.node)]).load(std::memory_order_acquire) !=
+        ofi::inbox_answer(a.token)) {
       ++i;
       continue;
     }
-    inbox_nodes_[i] = inbox_nodes_.back();
-    inbox_nodes_.pop_back();
-    if (t < 0) continue;  // answered by a message
-    inbox_token_[node] = -1;
+    awaiting_[i] = awaiting_.back();
+    awaiting_.pop_back();
     ReplyHeader r{};
     r.of = static_cast<uint16_t>(AmOp::AccOne);
-    r.token = static_cast<uint64_t>(t);
-    core_.am.answered(r, nullptr);
+    r.token = a.token;
+    core_.am.answered(r, nullptr);  // answered_by_message finds nothing left to drop
     any = true;
   }
   return any;

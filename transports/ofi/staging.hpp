@@ -65,7 +65,6 @@ class Stager {
     set_ = s;
     leases_.assign(nodes, StageLease{});
     answers_.assign(nodes, 0);
-    inbox_token_.assign(nodes, -1);
   }
   const Settings& settings() const { return set_; }
   // Whether pieces averaging avg bytes, total in all, are staged rather
@@ -95,12 +94,11 @@ class Stager {
   bool polled_acc(int node, int type, const void* scale, const Piece& q);
   bool polled_fits(std::size_t bytes) const { return set_.inbox && bytes <= ofi::kInboxMax; }
   // From progress(): answers that arrived; true if any did.
-  bool poll_answers() { return !inbox_nodes_.empty() && take_answers(); }
+  bool poll_answers() { return !awaiting_.empty() && take_answers(); }
   // From the reply handler: a polled accumulate answered by a message (a
-  // refusal, or an agent whose send queue was full).
+  // refusal, or an agent whose send queue was full) is no longer awaited.
   void answered_by_message(int node, uint64_t token) {
-    if (inbox_token_[static_cast<std::size_t>(node)] == static_cast<int64_t>(token))
-      inbox_token_[static_cast<std::size_t>(node)] = -1;
+    std::erase_if(awaiting_, [&](const Awaited& a) { return a.node == node && a.token == token; });
   }
 
   // From the completion dispatcher and the reply handler.
@@ -147,10 +145,13 @@ class Stager {
   std::vector<uint32_t> local_gen_;  // writes (reads) into each local slot completed so far
   bool take_answers();
   uint64_t answer_remote(int node) const;
-  std::vector<uint64_t> answers_;    // by node: where its agent writes a polled accumulate's answer
+  std::vector<uint64_t> answers_;  // by node: where its agent writes a polled accumulate's answer
   fid_mr* answers_mr_ = nullptr;
-  std::vector<int64_t> inbox_token_;  // by node: the polled accumulate awaiting its answer, -1 none
-  std::vector<int> inbox_nodes_;      // nodes with one
+  struct Awaited {
+    int node;
+    uint32_t token;
+  };
+  std::vector<Awaited> awaiting_;  // polled accumulates not yet answered (one per node at most)
 };
 
 }  // namespace armci::transport
