@@ -62,7 +62,7 @@ transport::OfiContext Runtime::ofi_context() {
   c.stage_pieces_below = knobs.OFI_STAGE_PIECES_BELOW;
   c.stage_slot = knobs.OFI_STAGE_SLOT + transport::ofi::kStageHead;
   c.stage_cq_data = knobs.OFI_STAGE_CQ_DATA;
-  c.polled_acc = knobs.OFI_POLLED_ACC;
+  c.polled_am = knobs.OFI_POLLED_AM;
   c.eagain_timeout = knobs.OFI_EAGAIN_TIMEOUT;
   c.coalesce.on = knobs.OFI_COALESCE;
   c.coalesce.op_max = std::min<std::size_t>(knobs.OFI_COALESCE_MAX, transport::ofi::kBatchRoom / 2);
@@ -334,7 +334,7 @@ void Runtime::start_node_agent(std::size_t prefix) {
     c.nprocs = topo.nprocs();
     c.stage_slot = knobs.OFI_STAGE_FROM ? knobs.OFI_STAGE_SLOT + transport::ofi::kStageHead : 0;
     c.stage_max = knobs.OFI_STAGE_MAX;
-    c.polled_acc = knobs.OFI_POLLED_ACC;
+    c.polled_am = knobs.OFI_POLLED_AM;
     c.ctl = &heap_service->control();
     c.sync = &agent_sync;
     if (nics.size() > 1) c.rail_domains.assign(nics.begin() + 1, nics.end());

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "armci.h"
@@ -53,6 +55,32 @@ class Shared {
   std::size_t n_;
   std::vector<void*> ptrs_;
 };
+
+// The first process of another node (my right neighbour on one node).
+inline int other_node() {
+  const int node = armci_domain_id(ARMCI_DOMAIN_SMP, me());
+  for (int k = 1; k < nproc(); ++k)
+    if (armci_domain_id(ARMCI_DOMAIN_SMP, (me() + k) % nproc()) != node) return (me() + k) % nproc();
+  return (me() + 1) % nproc();
+}
+
+// Whether a lone message to another node is written into its agent's inbox
+// (ARMCI_OFI_POLLED_AM): tcp, one NIC, staging on.  Only virtual nodes
+// promise one NIC (loopback); namespace hosts may have several links, and
+// then it is off.  Not with ARMCI_OFI_MR_LOCAL=1 either: collectives then
+// go through the agents' mailboxes as quiet signals, and an inbox stays
+// closed to a sender while one of its signals there is unflushed.
+inline bool polled_expected() {
+  auto env = [](const char* k) {
+    const char* v = std::getenv(k);
+    return std::string(v ? v : "");
+  };
+  const std::string prov = env("ARMCI_OFI_PROVIDER");
+  return armci_domain_count(ARMCI_DOMAIN_SMP) > 1 && !env("ARMCI_VNODES").empty() &&
+         (prov.empty() || prov.rfind("tcp", 0) == 0) && env("ARMCI_OFI_POLLED_AM") != "0" &&
+         env("ARMCI_OFI_STAGE_FROM") != "0" && env("ARMCI_OFI_ATOMICS") != "1" && env("ARMCI_NICS").empty() &&
+         env("ARMCI_OFI_INJECT").empty() && env("ARMCI_OFI_MR_LOCAL") != "1";
+}
 
 // Same sequence on every rank for a given seed.
 inline std::mt19937_64 rng(uint64_t seed) { return std::mt19937_64(seed * 0x9e3779b97f4a7c15ull + 7); }

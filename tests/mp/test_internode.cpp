@@ -790,3 +790,103 @@ TEST_F(Internode, NoHeapAllocationOnPutGetAccPaths) {
                        << (multi_node() && !ARMCI_Same_node(peer) ? "to another node" : "on one node") << ")";
   ARMCI_Barrier();
 }
+
+// Lone packed transfers to another node with nothing of ours in flight
+// there: a strided put or get of one-word rows, a vector put, a coalesced
+// batch of a put, an accumulate and a get (over tcp each is written into
+// the agent's inbox, ARMCI_OFI_POLLED_AM).  Each is followed by what must
+// not pass it: an accumulate on its words (a message the agent may meet in
+// the same pass), a put over them (an RMA write) or a get that must see it;
+// then the round's words must hold the sequential result.
+TEST_F(Internode, LonePackedTransfersKeepIssueOrder) {
+  const int rounds = slow_provider() ? 40 : 300;
+  constexpr int kRows = 64, kSpan = 2 * kRows + 8;  // longs per origin
+  mp::Shared<long> w(static_cast<std::size_t>(kSpan * nproc()));
+  for (int i = 0; i < kSpan * nproc(); ++i) w.mine()[i] = i;
+  ARMCI_Barrier();
+  const int t = mp::other_node();
+  long* remote = w.of(t) + kSpan * me();
+  std::vector<long> expect(kSpan);
+  for (int i = 0; i < kSpan; ++i) expect[static_cast<std::size_t>(i)] = kSpan * me() + i;
+  auto at_ = [&](int i) -> long& { return expect[static_cast<std::size_t>(i)]; };
+  const long polled0 = std::max(0L, ARMCI_Ofi_stat("polled_ams"));
+  for (int r = 0; r < rounds && !HasFailure(); ++r) {
+    const int n = 1 + (r * 7) % kRows, at = (r * 3) % 8;
+    std::vector<long> v(static_cast<std::size_t>(n)), got(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = 1000L * r + i;
+    int stride[1] = {2 * static_cast<int>(sizeof(long))}, lstride[1] = {static_cast<int>(sizeof(long))};
+    int count[2] = {static_cast<int>(sizeof(long)), n};
+    ARMCI_Fence(t);
+    switch (r % 4) {
+      case 0:
+        ASSERT_EQ(ARMCI_PutS(v.data(), lstride, remote + at, stride, count, 1, t), 0);
+        for (int i = 0; i < n; ++i) at_(at + 2 * i) = v[static_cast<std::size_t>(i)];
+        break;
+      case 1:
+        ASSERT_EQ(ARMCI_GetS(remote + at, stride, got.data(), lstride, count, 1, t), 0);
+        for (int i = 0; i < n; ++i)
+          ASSERT_EQ(got[static_cast<std::size_t>(i)], at_(at + 2 * i)) << "round " << r << ", row " << i;
+        break;
+      case 2: {
+        std::vector<void*> src(static_cast<std::size_t>(n)), dst(src.size());
+        for (int i = 0; i < n; ++i) {
+          src[static_cast<std::size_t>(i)] = &v[static_cast<std::size_t>(i)];
+          dst[static_cast<std::size_t>(i)] = remote + at + 2 * i;
+        }
+        armci_giov_t d{src.data(), dst.data(), n, static_cast<int>(sizeof(long))};
+        ASSERT_EQ(ARMCI_PutV(&d, 1, t), 0);
+        for (int i = 0; i < n; ++i) at_(at + 2 * i) = v[static_cast<std::size_t>(i)];
+        break;
+      }
+      default: {
+        long one = 5, scale = 2, read = 0;
+        ASSERT_EQ(ARMCI_NbPut(&v[0], remote + at, sizeof(long), t, nullptr), 0);
+        ASSERT_EQ(ARMCI_NbAcc(ARMCI_ACC_LNG, &scale, &one, remote + at + 2, sizeof(long), t, nullptr), 0);
+        ASSERT_EQ(ARMCI_NbGet(remote + at + 2, &read, sizeof(long), t, nullptr), 0);
+        ARMCI_WaitAll();
+        at_(at) = v[0];
+        at_(at + 2) += 10;
+        ASSERT_EQ(read, at_(at + 2)) << "round " << r << ": a get after an accumulate in one batch";
+        break;
+      }
+    }
+    switch ((r / 4) % 3) {
+      case 0: {
+        long one = 1, scale = 3;
+        ASSERT_EQ(ARMCI_Acc(ARMCI_ACC_LNG, &scale, &one, remote + at, sizeof one, t), 0);
+        at_(at) += 3;
+        break;
+      }
+      case 1: {
+        long x = -r;
+        ASSERT_EQ(ARMCI_Put(&x, remote + at + 2, sizeof x, t), 0);
+        at_(at + 2) = x;
+        break;
+      }
+      default: {
+        long y = 0;
+        ASSERT_EQ(ARMCI_Get(remote + at, &y, sizeof y, t), 0);
+        ASSERT_EQ(y, at_(at)) << "round " << r << ": a get after a packed transfer";
+        break;
+      }
+    }
+    // Later rounds overwrite these words: check them now.
+    std::vector<long> now(static_cast<std::size_t>(2 * n + 1));
+    ASSERT_EQ(ARMCI_Get(remote + at, now.data(), static_cast<int>(now.size() * sizeof(long)), t), 0);
+    for (int i = 0; i <= 2 * n; ++i)
+      ASSERT_EQ(now[static_cast<std::size_t>(i)], at_(at + i)) << "round " << r << ", word " << at + i;
+  }
+  ARMCI_Fence(t);
+  std::vector<long> back(kSpan);
+  ASSERT_EQ(ARMCI_Get(remote, back.data(), static_cast<int>(kSpan * sizeof(long)), t), 0);
+  for (int i = 0; i < kSpan; ++i)
+    if (back[static_cast<std::size_t>(i)] != at_(i)) {
+      ADD_FAILURE() << "word " << i << " after " << rounds << " rounds differs from the sequential result";
+      break;
+    }
+  const long polled = std::max(0L, ARMCI_Ofi_stat("polled_ams")) - polled0;
+  if (mp::polled_expected()) {
+    EXPECT_GE(polled, rounds / 2L) << "transfers written into the agent's inbox";
+  }
+  ARMCI_Barrier();
+}

@@ -123,7 +123,7 @@ TEST_F(Threads, CoalescedOperationsFromEveryThread) {
 }
 
 // Lone accumulates of 8-32 bytes from every thread, each then read back by
-// the same thread (across nodes over tcp: polled accumulates, one inbox per
+// the same thread (across nodes over tcp: polled messages, one inbox per
 // origin and node, so the threads of a process take turns at it and the
 // rest leave as AccOne messages or batches).  A get sees its own thread's
 // accumulate, and every word ends at the exact sum.

@@ -160,28 +160,34 @@ TEST(AmStage, StagedGetAnswersOnlyAsTheAgentCan) {
   }
 }
 
-// Polled accumulates (kInboxBytes): the notice word is never zero (zero is
-// an empty inbox) and gives back type, length and token; the largest
-// record, the notice last, fills the inbox exactly and fits tcp;ofi_rxm's
-// 64-byte inject.
-TEST(AmStage, InboxNoticeNamesTypeLengthAndToken) {
-  for (uint16_t type : {uint16_t{0}, uint16_t{ARMCI_ACC_INT}, uint16_t{ARMCI_ACC_DCP}})
-    for (std::size_t len : {std::size_t{0}, std::size_t{8}, kInboxMax})
+// Polled messages (kInboxBytes): the notice word is never zero (zero is an
+// empty inbox) and gives back kind, length and token; the largest message,
+// its notice after it, fills the inbox exactly; an AccOne of a double
+// complex and the largest coalesced batch fit; only requests answered by
+// status alone may be polled.
+TEST(AmStage, InboxNoticeNamesKindLengthAndToken) {
+  for (uint16_t op : {uint16_t{0}, uint16_t(AmOp::AccOne), uint16_t(AmOp::Batch)})
+    for (std::size_t len : {std::size_t{0}, sizeof(AmHeader), kInboxMax})
       for (uint32_t token : {0u, 63u, UINT32_MAX}) {
-        const uint64_t w = inbox_notice(type, len, token);
+        const uint64_t w = inbox_notice(op, len, token);
         EXPECT_NE(w, 0u);
         const InboxNotice n = inbox_notice_of(w);
-        EXPECT_EQ(n.type, type);
+        EXPECT_EQ(n.op, op);
         EXPECT_EQ(n.len, len);
         EXPECT_EQ(n.token, token);
       }
   EXPECT_NE(inbox_answer(0), 0u);
   EXPECT_NE(inbox_answer(1), inbox_answer(2));
-  EXPECT_EQ(kInboxHead + kInboxMax + sizeof(uint64_t), kInboxBytes);
+  EXPECT_EQ(kInboxMax + sizeof(uint64_t), kInboxBytes);
   EXPECT_LE(kInboxBytes, kInboxRoom);
   EXPECT_EQ(kInboxRoom % 4096, 0u) << "runs of slots stay page aligned";
-  EXPECT_LE(kInboxBytes, 64u);
-  EXPECT_GE(kInboxMax, 2 * 2 * sizeof(double)) << "two double complex elements fit";
+  EXPECT_LE(kInboxBytes, kAmMax) << "a send buffer holds a message and its notice";
+  EXPECT_GE(kInboxMax, sizeof(AmHeader) + 2 * sizeof(double)) << "an AccOne of a double complex fits";
+  for (AmOp op : {AmOp::AccOne, AmOp::Acc, AmOp::PutPieces, AmOp::Batch})
+    EXPECT_TRUE(polled_op(static_cast<uint16_t>(op))) << am_op_name(static_cast<int>(op));
+  for (AmOp op : {AmOp::GetPieces, AmOp::Rmw, AmOp::Signal, AmOp::Lock, AmOp::Unlock, AmOp::StageQuery, AmOp::Staged,
+                  AmOp::StagedGet, AmOp::Flush, AmOp::AccStrided, AmOp::PutStrided})
+    EXPECT_FALSE(polled_op(static_cast<uint16_t>(op))) << am_op_name(static_cast<int>(op));
 }
 
 // A staging query may ask for an inbox (type kStageQueryInbox, naming the

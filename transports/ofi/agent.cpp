@@ -56,7 +56,7 @@ struct OfiAgentImpl {
               "room in the send queue", static_cast<unsigned long long>(pushes), static_cast<unsigned long long>(push_waits),
               static_cast<unsigned long long>(push_queued));
     if (inbox_served)
-      verbose(2, "node agent: %llu polled accumulates from %zu processes", static_cast<unsigned long long>(inbox_served),
+      verbose(2, "node agent: %llu polled messages from %zu processes", static_cast<unsigned long long>(inbox_served),
               inbox_origins.size());
   }
   OfiAgentContext cfg;
@@ -141,7 +141,7 @@ struct OfiAgentImpl {
   std::vector<PushSlot> stage_push;  // by run * kStageSlots + slot
   std::deque<std::size_t> push_queue;  // write backs the send queue had no room for, oldest first
   uint64_t pushes = 0, push_waits = 0, push_queued = 0;  // written back; requests that waited for their slot; writes that waited for room
-  // Polled accumulates (am_protocol.hpp, kInboxBytes): the inboxes polled
+  // Polled messages (am_protocol.hpp, kInboxBytes): the inboxes polled
   // (at most kInboxOrigins, so a pass stays a few loads), and where each
   // sender wants its answers written.
   static constexpr std::size_t kInboxOrigins = 64;
@@ -152,7 +152,7 @@ struct OfiAgentImpl {
   std::vector<InboxPeer> inbox_peer;  // by origin rank
   std::vector<uint32_t> inbox_origins;
   uint64_t inbox_served = 0;
-  bool inbox_ok() const { return cfg.polled_acc && stage.n && nic.size() == 1 && polled_writes_in_order(ep.caps); }
+  bool inbox_ok() const { return cfg.polled_am && stage.n && nic.size() == 1 && polled_writes_in_order(ep.caps); }
   char* inbox_of(uint32_t origin) {
     return stage.p + static_cast<std::size_t>(stage_area[origin]) * stage_span + kStageSlots * cfg.stage_slot;
   }
@@ -161,6 +161,7 @@ struct OfiAgentImpl {
   }
   bool inbox_waiting();
   bool poll_inbox(uint32_t origin);
+  bool serve(const AmView& m, ReplyHeader& r);
   PushSlot* push_slot(const AmHeader& h) {
     const int run = stage_area[h.origin];
     return run < 0 ? nullptr
@@ -360,13 +361,21 @@ void OfiAgentImpl::check_waiters() {
   }
 }
 
-void OfiAgentImpl::handle(const char* buf, std::size_t len, std::size_t from_nic) {
+// Runs a decoded request; true: answer with r (false: answered already, or
+// answered later).
+bool OfiAgentImpl::serve(const AmView& m, ReplyHeader& r) {
   using Handler = bool (OfiAgentImpl::*)(const AmView&, ReplyHeader&);
   static constexpr Handler kHandlers[kAmRequestKinds] = {nullptr,
 #define X(e, name, reply) &OfiAgentImpl::on_##name,
 #include "transports/ofi/am_ops.def"
 #undef X
   };
+  r.of = m.h.op;
+  r.token = m.h.token;
+  return (this->*kHandlers[m.h.op])(m, r);
+}
+
+void OfiAgentImpl::handle(const char* buf, std::size_t len, std::size_t from_nic) {
   const AmLimits lim = limits();
   AmView m;
   bool origin_ok = false;
@@ -382,14 +391,12 @@ void OfiAgentImpl::handle(const char* buf, std::size_t len, std::size_t from_nic
     if (origin_ok) refuse(m.h.origin, m.h.op, m.h.token, EPROTO);
     return;
   }
-  // A polled accumulate the sender wrote before this message is in its
-  // inbox by now (one stream): it goes first.
+  // A polled message the sender wrote before this one is in its inbox by
+  // now (one stream): it goes first.
   if (inbox_peer[m.h.origin].armed) poll_inbox(m.h.origin);
   if (waits_for_slot(m, buf, len)) return;
   ReplyHeader r{};
-  r.of = m.h.op;
-  r.token = m.h.token;
-  if (!(this->*kHandlers[m.h.op])(m, r)) return;
+  if (!serve(m, r)) return;
   if (m.h.op == static_cast<uint16_t>(AmOp::Signal) && m.h.type == kQuietSignal) return;  // a Flush answers for it
   reply(m.h.origin, r, nullptr, 0);
 }
@@ -441,6 +448,7 @@ bool OfiAgentImpl::on_pieces(const AmView& m, ReplyHeader& r) {
       out_len += p.len;
     }
   }
+  if (!out_len) return true;
   r.len = static_cast<uint32_t>(out_len);
   reply(h.origin, r, out, out_len);
   return false;
@@ -489,6 +497,7 @@ bool OfiAgentImpl::on_batch(const AmView& m, ReplyHeader& r) {
       out_len += b.len;
     }
   });
+  if (!out_len) return true;
   r.len = static_cast<uint32_t>(out_len);
   reply(m.h.origin, r, out, out_len);
   return false;
@@ -575,11 +584,12 @@ bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
   return true;
 }
 
-// A polled accumulate: the record before the notice word becomes the
-// AccOne message it stands for, checked (am_decode) and applied like one,
-// and is answered by a write of one word (a refusal, or a full send queue:
-// by a reply message).  The word is cleared first: the sender writes the
-// next record only after our answer.
+// A polled message: the bytes before the notice word are the active
+// message, copied out (its sender may write the inbox at any time), checked
+// (am_decode, and the notice must name its kind and token) and served like
+// one that arrived, and answered by a write of one word (a refusal, data,
+// or a full send queue: by a reply message).  The word is cleared first:
+// the sender writes the next message only after our answer.
 bool OfiAgentImpl::poll_inbox(uint32_t origin) {
   uint64_t& word = inbox_notice_word(origin);
   const uint64_t v = std::atomic_ref<uint64_t>(word).load(std::memory_order_acquire);
@@ -588,36 +598,28 @@ bool OfiAgentImpl::poll_inbox(uint32_t origin) {
   if (!(v & kInboxValid)) return false;
   std::atomic_ref<uint64_t>(word).store(0, std::memory_order_relaxed);
   const InboxNotice n = inbox_notice_of(v);
-  const auto op = static_cast<uint16_t>(AmOp::AccOne);
-  if (n.len > kInboxMax) {
-    if (++refused <= 5) warn("node agent", "dropped a polled accumulate from rank %u: record of %zu bytes", origin, n.len);
-    refuse(origin, op, n.token, EPROTO);
-    return true;
-  }
-  const char* rec = inbox_of(origin) + kInboxBytes - sizeof(uint64_t) - n.len - kInboxHead;
-  AmHeader h{};
-  h.op = static_cast<uint16_t>(AmOp::AccOne);
-  h.type = n.type;
-  h.origin = origin;
-  h.token = n.token;
-  h.payload = static_cast<uint32_t>(n.len);
-  std::memcpy(&h.arg0, rec, sizeof h.arg0);
-  std::memcpy(h.scale, rec + sizeof h.arg0, sizeof h.scale);
-  char msg[sizeof(AmHeader) + kInboxMax];
-  std::memcpy(msg, &h, sizeof h);
-  std::memcpy(msg + sizeof h, rec + kInboxHead, n.len);
+  const char* why = nullptr;
   AmView m;
-  bool origin_ok = false;
-  if (const char* why = am_decode(msg, sizeof h + n.len, limits(), &m, &origin_ok)) {
-    if (++refused <= 5) warn("node agent", "dropped a polled accumulate from rank %u: %s", origin, why);
-    refuse(origin, op, n.token, EPROTO);
+  char msg[kInboxMax];
+  if (n.len < sizeof(AmHeader) || n.len > kInboxMax) {
+    why = "its length is out of bounds";
+  } else {
+    std::memcpy(msg, inbox_of(origin) + kInboxBytes - sizeof(uint64_t) - n.len, n.len);
+    bool origin_ok = false;
+    why = am_decode(msg, n.len, limits(), &m, &origin_ok);
+    if (!why && (m.h.origin != origin || m.h.op != n.op || m.h.token != n.token))
+      why = "its header does not match its notice";
+    if (!why && !polled_op(m.h.op)) why = "its kind is not served from an inbox";
+  }
+  if (why) {
+    if (++refused <= 5)
+      warn("node agent", "dropped a polled message from rank %u (%zu bytes, kind %u): %s", origin, n.len, n.op, why);
+    refuse(origin, n.op, n.token, EPROTO);
     return true;
   }
-  ReplyHeader r{};
-  r.of = op;
-  r.token = n.token;
-  on_acc_one(m, r);
   ++inbox_served;
+  ReplyHeader r{};
+  if (!serve(m, r)) return true;
   const InboxPeer& p = inbox_peer[origin];
   const uint64_t answer = inbox_answer(n.token);
   const ssize_t rc = fi_inject_write(ep.ep, &answer, sizeof answer, origin, p.addr, p.key);

@@ -70,9 +70,8 @@ class AmChannel {
   // A token for a message to node, once one more fits its window and a
   // reply receive is free for the answer (may let go of the lock).
   uint32_t new_pending(int node, AmOp op);
-  // new_pending without waiting for room; `sent`: counted as a message
-  // sent (ARMCI_Ofi_stats), not so for a polled accumulate.
-  uint32_t take_token(int node, AmOp op, bool sent = true);
+  // new_pending without waiting for room.
+  uint32_t take_token(int node, AmOp op);
   void count_sent(AmOp op);                // ARMCI_Ofi_stats: active_messages, am_<kind>
   // Waits until one more message to node fits its window (flushing quiet
   // signals when they are what fills it) and, unless it is a quiet signal,

@@ -56,34 +56,35 @@ inline constexpr uint32_t kStageLocal = 2;  // local slots a process builds mess
 // notice and reply round trip at the end of every such transfer).
 inline constexpr std::size_t kStageHead = 4096;
 
-// Polled accumulates (ARMCI_OFI_POLLED_ACC): a lone accumulate of a few
-// bytes is one injected RMA write into an inbox the agent lends its sender
-// after the sender's two slots, and the agent answers with an injected
-// write of one word into the sender's memory.  Neither side handles a
-// message or a completion: over tcp a message costs the receiver a
-// completion and a wait-object signal (a write and a read on a socket
-// pair), an RMA write that lands in the receiver's own progress call costs
-// nothing there.  Injected only: over tcp;ofi_rxm a larger write, whose
-// sender must wait for its completion, made the round trip slower than the
-// message it replaced (docs/protocol.md).  The record ends where the inbox
-// ends, its last word (the notice) last, so a notice that is there says
-// the bytes before it are too (tcp copies a write in stream order, in the
-// thread that polls).  Only where that holds: providers built on tcp, one NIC.
+// Polled messages (ARMCI_OFI_POLLED_AM): an active message to a node where
+// none of its sender's is unanswered, whose answer carries no data (AccOne,
+// Acc, PutPieces, a Batch without gets: polled_op), is one RMA write of the
+// message into an inbox the agent lends its sender after the sender's two
+// slots, and the agent answers with an injected write of one word into the
+// sender's memory.  Neither side handles a message: over tcp a message
+// costs the receiver a completion and a wait-object signal (a write and a
+// read on a socket pair), an RMA write that lands in the receiver's own
+// progress call costs nothing there.  A write too big to inject asks for
+// inject completion: tcp acknowledges a transmit- or delivery-complete
+// write from the target, a round trip the answer makes redundant
+// (docs/protocol.md).  The message ends where the inbox ends, followed by
+// its notice word, so a notice that is there says the bytes before it are
+// too (tcp copies a write in stream order, in the thread that polls).  Only
+// where that holds: providers built on tcp, one NIC.
 inline constexpr std::size_t kInboxRoom = 4096;  // what the inbox takes after a run's slots (runs stay page aligned)
-inline constexpr std::size_t kInboxBytes = 64;   // a record: address, 16-byte scale, data, notice
-inline constexpr std::size_t kInboxHead = 8 + 16;
-inline constexpr std::size_t kInboxMax = kInboxBytes - kInboxHead - 8;  // data bytes
+inline constexpr std::size_t kInboxBytes = kInboxRoom;  // a message, then its notice
+inline constexpr std::size_t kInboxMax = kInboxBytes - 8;  // message bytes
 inline constexpr uint16_t kStageQueryInbox = 1;  // StageQuery type: lend an inbox too; arg0, arg1: my answer word
 inline constexpr uint64_t kInboxGranted = 1u << 8;  // in StageQuery's reply value, beside the slot count
 // The valid bit is in the notice's last byte (little-endian): a word that
 // has it has landed whole.
 inline constexpr uint64_t kInboxValid = uint64_t{1} << 63;
 static_assert(std::endian::native == std::endian::little);
-inline uint64_t inbox_notice(uint16_t type, std::size_t len, uint32_t token) {
-  return kInboxValid | uint64_t{type & 0x7fffu} << 48 | uint64_t{len & 0xffffu} << 32 | token;
+inline uint64_t inbox_notice(uint16_t op, std::size_t len, uint32_t token) {
+  return kInboxValid | uint64_t{op & 0x7fffu} << 48 | uint64_t{len & 0xffffu} << 32 | token;
 }
 struct InboxNotice {
-  uint16_t type;
+  uint16_t op;
   std::size_t len;
   uint32_t token;
 };
@@ -139,6 +140,20 @@ inline AmReply am_reply(AmOp op) {
   };
   const int i = static_cast<int>(op);
   return i > 0 && i < kAmRequestKinds ? kReply[i] : AmReply::None;
+}
+
+// The requests a sender may write into an inbox and the agent serves from
+// there: answered by status alone (a Batch only without gets: its sender
+// decides, and the agent answers one with data by message).
+inline bool polled_op(uint16_t op) {
+  switch (static_cast<AmOp>(op)) {
+    case AmOp::AccOne:
+    case AmOp::Acc:
+    case AmOp::PutPieces:
+    case AmOp::GetPieces:
+    case AmOp::Batch: return true;
+    default: return false;
+  }
 }
 
 struct AmHeader {

@@ -34,7 +34,7 @@ struct OfiStats {
   Counter coalesced;       // operations (pieces) that joined a batch (ARMCI_OFI_COALESCE)
   Counter batches;         // batches sent as one active message
   Counter staged_gets;     // gets a batch fetched through staging slots (ARMCI_OFI_COALESCE_GET_MAX)
-  Counter polled_accs;     // accumulates written into an agent's inbox (ARMCI_OFI_POLLED_ACC)
+  Counter polled_ams;      // active messages written into an agent's inbox (ARMCI_OFI_POLLED_AM)
   Counter timer_flushes;   // batches the timer sent (nothing else had within ARMCI_OFI_COALESCE_US)
   Counter peer_messages;   // messages straight to another process's endpoint (collectives)
   Counter flush_reads;     // fences' reads standing for writes' delivery (ARMCI_OFI_WRITE_COMPLETION=flush)
@@ -68,7 +68,7 @@ struct OfiContext {
   std::size_t stage_pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
   std::size_t stage_slot = 0;     // ARMCI_OFI_STAGE_SLOT + ofi::kStageHead: bytes of one slot
   bool stage_cq_data = true;      // ARMCI_OFI_STAGE_CQ_DATA
-  bool polled_acc = false;        // ARMCI_OFI_POLLED_ACC
+  bool polled_am = false;        // ARMCI_OFI_POLLED_AM
   double eagain_timeout = 60;     // ARMCI_OFI_EAGAIN_TIMEOUT
   CoalesceConfig coalesce;        // ARMCI_OFI_COALESCE*
   bool write_flush = false;       // ARMCI_OFI_WRITE_COMPLETION=flush
@@ -103,7 +103,7 @@ struct OfiAgentContext {
   int nprocs = 0;  // world size: the origins an active message may name
   std::size_t stage_slot = 0;  // ARMCI_OFI_STAGE_SLOT + ofi::kStageHead (0: no staging)
   std::size_t stage_max = 0;   // ARMCI_OFI_STAGE_MAX
-  bool polled_acc = false;     // ARMCI_OFI_POLLED_ACC
+  bool polled_am = false;     // ARMCI_OFI_POLLED_AM
   std::vector<std::string> rail_domains;  // more NICs: RMA targets on each (OfiContext)
   memory::NodeControl* ctl = nullptr;
   // Touched (acq_rel) after every pass that handled something, and by the

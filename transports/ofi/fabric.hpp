@@ -37,7 +37,7 @@ struct Caps {
 
 // Whether an RMA write lands in the target's own progress call, in stream
 // order with that sender's messages, so a target may poll memory for it
-// (polled accumulates, ofi::kInboxBytes): providers built on tcp.
+// (polled messages, ofi::kInboxBytes): providers built on tcp.
 inline bool polled_writes_in_order(const Caps& c) { return c.provider.rfind("tcp", 0) == 0; }
 
 struct EndpointOptions {

@@ -42,9 +42,9 @@ OfiImpl::OfiImpl(const OfiContext& c)
   st.cq_data = cfg.stage_cq_data && caps.cq_data && caps.has(FI_ORDER_SAW | FI_ORDER_WAW | FI_ORDER_WAS);
   // A write back announces only itself: no ordering needed.
   st.push = cfg.stage_cq_data && caps.cq_data;
-  // Polled accumulates need a write to land in the agent's own progress
+  // Polled messages need a write to land in the agent's own progress
   // call, in stream order (ofi::kInboxBytes): tcp, one NIC.
-  st.inbox = cfg.polled_acc && st.from && cfg.rail_domains.empty() && ofi::polled_writes_in_order(caps);
+  st.inbox = cfg.polled_am && st.from && cfg.rail_domains.empty() && ofi::polled_writes_in_order(caps);
   stager.configure(st, nodes.size());
   am.send_mem.resize(kAmSendBufs * ofi::kAmMax);
   if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) am.reply_bufs = static_cast<uint32_t>(caps.rx_size);

@@ -193,12 +193,6 @@ struct OfiImpl {
   void send_records(int node, Batch& b);
   void send_staged_gets(int node, const std::vector<Batch::Staged>& staged);
   bool send_alone(int node, Batch& b);
-  // One accumulate alone to node: polled (Stager::polled_acc) or an AccOne;
-  // false if it fits neither (it then goes as a batch or an Acc message).
-  bool acc_lone(int node, int type, const void* scale, const Piece& q) {
-    return stager.polled_acc(node, type, scale, q) || am.acc_one(node, type, scale, q);
-  }
-  bool acc_lone_fits(std::size_t bytes) const { return am.acc_one_fits(bytes) || stager.polled_fits(bytes); }
   void flush_batches();
   int flush_aged(int64_t opened_before_ns);  // returns the batches sent
   void flush_aged();                         // those open longer than ARMCI_OFI_COALESCE_US

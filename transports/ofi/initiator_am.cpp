@@ -63,10 +63,10 @@ bool AmChannel::quiet_signal(int node, bool fenced) {
   return true;
 }
 
-uint32_t AmChannel::take_token(int node, AmOp op, bool sent) {
+uint32_t AmChannel::take_token(int node, AmOp op) {
   const uint32_t t = open(node, op);
   ++win(node).ams;
-  if (sent) count_sent(op);
+  count_sent(op);
   return t;
 }
 
@@ -106,6 +106,7 @@ AmHeader AmChannel::pieces_header(AmOp op, int type, const void* scale, uint32_t
 }
 
 void AmChannel::send(int node, int buf, std::size_t len, const char* what, bool tracked) {
+  if (!tracked && core_.stager.polled_send(node, buf, len)) return;
   void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
   char* p = send_buf(buf);
   fid_ep* ep = core_.own().ep;
@@ -181,7 +182,7 @@ void AmChannel::answered(const ReplyHeader& r, const char* data) {
   }
   PendingAm& p = pending[r.token];
   p.reply = r;
-  if (p.op == AmOp::AccOne) core_.stager.answered_by_message(p.node, r.token);
+  core_.stager.answered_by_message(p.node, r.token);
   answered(p);
   if (p.stage_slot >= 0) core_.stager.answered(p.node, p.stage_slot);
   win(p.node).ams -= 1 + p.retires;
@@ -262,6 +263,7 @@ void AmChannel::pieces(int node, AmOp op, int type, const void* scale, Pieces p,
   // Big transfers go through the agent's staging slots instead.
   if (op == AmOp::GetPieces ? core_.stager.get_pieces(node, p) : core_.stager.put_pieces(node, op, type, scale, p))
     return;
+  core_.stager.lend_inbox(node);
   thread_local std::vector<Piece> parts;
   std::size_t i = 0, done_in_piece = 0;
   while (i < p.size()) {
@@ -283,6 +285,7 @@ bool AmChannel::acc_one_fits(std::size_t bytes) const { return bytes <= ofi::acc
 
 bool AmChannel::acc_one(int node, int type, const void* scale, const Piece& q) {
   if (!acc_one_fits(q.bytes)) return false;
+  core_.stager.lend_inbox(node);
   const uint32_t t = new_pending(node, AmOp::AccOne);
   const int b = take_send_buf();
   AmHeader h = pieces_header(AmOp::AccOne, type, scale, t);
@@ -301,7 +304,7 @@ void OfiImpl::acc(const Target& at, int type, const void* scale, Pieces p) {
   if (native_acc_ok(type)) return native_acc(at, type, scale, p);
   if (coalesce_acc(at.node, type, scale, p)) return;
   order(at.node, OpClass::Am);
-  if (p.size() == 1 && acc_lone(at.node, type, scale, p[0])) return;
+  if (p.size() == 1 && am.acc_one(at.node, type, scale, p[0])) return;
   am.pieces(at.node, AmOp::Acc, type, scale, p, nullptr);
 }
 

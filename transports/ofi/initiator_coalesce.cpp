@@ -157,6 +157,7 @@ void OfiImpl::flush_batch(int node) {
 
 // The batch's records as one Batch active message.
 void OfiImpl::send_records(int node, Batch& b) {
+  stager.lend_inbox(node);
   order_only(node, b.only_gets() ? OpClass::AmGet : OpClass::Am);
   const uint32_t t = am.new_pending(node, AmOp::Batch);
   const int buf = am.take_send_buf();
@@ -202,15 +203,17 @@ void OfiImpl::send_staged_gets(int node, const std::vector<Batch::Staged>& stage
 
 // A batch of one put or get leaves as the RMA it stands for: cheaper than
 // an active message the agent must handle (its request was counted when it
-// was appended); one small accumulate as an AccOne, which fits an inject.
+// was appended); one accumulate as an AccOne where that fits an inject,
+// else as an Acc (no record header to decode; either may go polled).
 bool OfiImpl::send_alone(int node, Batch& b) {
   const ofi::BatchRecord r = b.first();
   const auto kind = static_cast<BatchKind>(r.kind);
   if (kind == BatchKind::Acc) {
-    if (!acc_lone_fits(r.len)) return false;
     order_only(node, OpClass::Am);
     const char* scale = b.first_data();
-    return acc_lone(node, r.type, scale, Piece{scale + ofi::kBatchScale, r.addr, r.len});
+    const Piece q{scale + ofi::kBatchScale, r.addr, r.len};
+    if (!am.acc_one(node, r.type, scale, q)) am.pieces(node, AmOp::Acc, r.type, scale, Pieces(&q, 1), nullptr);
+    return true;
   }
   const bool is_write = kind == BatchKind::Put;
   order_only(node, is_write ? OpClass::Write : OpClass::Read);

@@ -66,35 +66,49 @@ uint64_t Stager::answer_remote(int node) const {
   return core_.caps.virt_addr ? reinterpret_cast<uint64_t>(answers_.data()) + off : off;
 }
 
-bool Stager::polled_acc(int node, int type, const void* scale, const Piece& q) {
-  const std::size_t total = ofi::kInboxHead + q.bytes + sizeof(uint64_t);
-  if (!polled_fits(q.bytes) || total > core_.rma.inject_limit()) return false;
-  // The agent applies the record before any message it has not handled
-  // yet: nothing of ours may be on its way there, answered or quiet.
-  // ready() may wait for the agent's reply and let go of the lock, so it
-  // comes first; from the check to the token nothing waits (take_token,
-  // with room for the reply), so no other thread gets in between.
-  if (!ready(node) || !lease(node).inbox) return false;
-  const AmWindow& w = core_.am.window(node);
-  if (w.ams != 0 || w.quiet != 0 || !core_.am.reply_free()) return false;
-  const uint32_t t = core_.am.take_token(node, AmOp::AccOne, false);
-  std::atomic_ref<uint64_t>(answers_[static_cast<std::size_t>(node)]).store(0, std::memory_order_relaxed);
-  awaiting_.push_back({node, t});
-  char rec[ofi::kInboxBytes];
-  std::memcpy(rec, &q.remote, sizeof q.remote);
-  std::memset(rec + sizeof q.remote, 0, ofi::kInboxHead - sizeof q.remote);
-  if (scale) std::memcpy(rec + sizeof q.remote, scale, acc_scale_size(type));
-  std::memcpy(rec + ofi::kInboxHead, q.local, q.bytes);
-  const uint64_t notice = ofi::inbox_notice(static_cast<uint16_t>(type), q.bytes, t);
-  std::memcpy(rec + ofi::kInboxHead + q.bytes, &notice, sizeof notice);
+bool Stager::polled_send(int node, int buf, std::size_t len) {
+  if (!set_.inbox || len + sizeof(uint64_t) > ofi::kInboxBytes) return false;
   const StageLease& ls = lease(node);
+  if (ls.state != StageLease::kLent || !ls.inbox) return false;
+  char* m = core_.am.send_buf(buf);
+  AmHeader h;
+  std::memcpy(&h, m, sizeof h);
+  const auto op = static_cast<AmOp>(h.op);
+  const auto t = static_cast<uint32_t>(h.token);
+  // The agent serves the inbox before any message of ours it has not
+  // handled yet: nothing else of ours may be on its way there, answered or
+  // quiet.  Nothing waits from the check to the post.
+  const AmWindow& w = core_.am.window(node);
+  if (!ofi::polled_op(h.op) || w.ams != 1 || w.quiet != 0) return false;
+  std::atomic_ref<uint64_t>(answers_[static_cast<std::size_t>(node)]).store(0, std::memory_order_relaxed);
+  awaiting_.push_back({node, t, op});
+  const uint64_t notice = ofi::inbox_notice(h.op, len, t);
+  std::memcpy(m + len, &notice, sizeof notice);
+  const std::size_t total = len + sizeof notice;
   const uint64_t at = ls.inbox_at() + ofi::kInboxBytes - total;
   fid_ep* e = core_.own().ep;
-  core_.post([&] { return fi_inject_write(e, rec, total, static_cast<fi_addr_t>(node), at, ls.key); }, node,
-             "fi_inject_write");
-  ++core_.stats.polled_accs;
-  ++core_.stats.remote_ops;
-  core_.stats.remote_bytes += q.bytes;
+  if (total <= core_.rma.inject_limit()) {
+    core_.post([&] { return fi_inject_write(e, m, total, static_cast<fi_addr_t>(node), at, ls.key); }, node,
+               "fi_inject_write");
+    core_.am.free_send.push_back(buf);
+  } else {
+    // The buffer goes back at the write's completion (OpKind::AmSend).
+    OpCtx* c = core_.ctx(OpKind::AmSend, node, nullptr, false);
+    c->buf = buf;
+    iovec iov{m, total};
+    void* desc = core_.am.send_mr ? fi_mr_desc(core_.am.send_mr) : nullptr;
+    fi_rma_iov rio{at, total, ls.key};
+    fi_msg_rma msg{};
+    msg.msg_iov = &iov;
+    msg.desc = &desc;
+    msg.iov_count = 1;
+    msg.addr = static_cast<fi_addr_t>(node);
+    msg.rma_iov = &rio;
+    msg.rma_iov_count = 1;
+    msg.context = &c->fi;
+    core_.post([&] { return fi_writemsg(e, &msg, FI_INJECT_COMPLETE | FI_COMPLETION); }, node, "fi_writemsg");
+  }
+  ++core_.stats.polled_ams;
   return true;
 }
 
@@ -110,7 +124,7 @@ bool Stager::take_answers() {
     awaiting_[i] = awaiting_.back();
     awaiting_.pop_back();
     ReplyHeader r{};
-    r.of = static_cast<uint16_t>(AmOp::AccOne);
+    r.of = static_cast<uint16_t>(a.op);
     r.token = a.token;
     core_.am.answered(r, nullptr);  // answered_by_message finds nothing left to drop
     any = true;
@@ -187,9 +201,11 @@ void Stager::out(int node, More&& more, Fill&& fill) {
     const std::size_t len = k.len + k.tail_len;
     fi_rma_iov rio{ls.remote(slot), len, ls.key};
     // With SAW or CQ data the notice is ordered behind the data: the local
-    // slot is free once sent.  Without, the notice waits for delivery.
+    // slot is free once copied out (inject completion: tcp acknowledges a
+    // transmit-complete write from the agent).  Without, the notice waits
+    // for delivery.
     const bool at_once = saw || set_.cq_data;
-    uint64_t flags = (at_once ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE) | FI_COMPLETION;
+    uint64_t flags = (at_once ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) | FI_COMPLETION;
     if (set_.cq_data) flags |= FI_REMOTE_CQ_DATA;
     core_.rma.post({Dir::Put, node, iov, desc, k.tail ? 2u : 1u, &rio, 1, c, flags, 0,
                     ofi::stage_cq_data(static_cast<uint32_t>(core_.cfg.me), t, static_cast<uint32_t>(slot))});

@@ -27,7 +27,10 @@ struct OrderingPlan {
   // Where writes complete only at the origin (ARMCI_OFI_WRITE_COMPLETION=
   // flush, on a provider that orders a read after writes), a fence reads 8
   // bytes of the node's heap instead: its completion says every earlier
-  // write is in place.  Otherwise each write waits for delivery.
+  // write is in place.  Otherwise each write waits for delivery.  Flushed
+  // writes ask for inject completion (source reusable), not transmit: tcp
+  // acknowledges a transmit-complete write from the target as it does a
+  // delivery-complete one, which is the round trip the read replaces.
   bool flush_writes = false;
   uint64_t write_completion = FI_DELIVERY_COMPLETE;
 
@@ -44,7 +47,7 @@ struct OrderingPlan {
     set(OpClass::AmGet, kDrainAtomics | (caps.has(FI_ORDER_SAW) ? 0 : kDrainWrites) |
                             (caps.has(FI_ORDER_SAS) ? 0 : kDrainAms));
     flush_writes = write_flush && caps.has(FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAW);
-    write_completion = flush_writes ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
+    write_completion = flush_writes ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE;
   }
   uint8_t drains(OpClass next) const { return before[static_cast<int>(next)]; }
   // Flags of an RMA of this direction (write: its completion mode).

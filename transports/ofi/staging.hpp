@@ -23,7 +23,7 @@ struct StageLease {
   uint32_t writes = 0;  // writes into the slots not yet delivered
   uint64_t addr = 0, key = 0;
   std::size_t slot = 0;  // bytes per slot (the agent's stride)
-  bool inbox = false;    // the agent lent an inbox too (ofi::kInboxBytes): polled accumulates
+  bool inbox = false;    // the agent lent an inbox too (ofi::kInboxBytes): polled messages
   uint64_t inbox_at() const { return addr + ofi::kStageSlots * slot; }
   bool has_free() const { return free != 0; }
   int take() {  // the lowest free slot; has_free() must hold
@@ -59,7 +59,7 @@ class Stager {
     std::size_t pieces_below = 0;  // ARMCI_OFI_STAGE_PIECES_BELOW
     bool cq_data = false;          // staged writes carry their notice (ARMCI_OFI_STAGE_CQ_DATA and the provider)
     bool push = false;             // staged gets are written back (ofi::kStagePush; ARMCI_OFI_STAGE_CQ_DATA)
-    bool inbox = false;            // polled accumulates (ARMCI_OFI_POLLED_ACC and the provider)
+    bool inbox = false;            // polled messages (ARMCI_OFI_POLLED_AM and the provider)
   };
   void configure(const Settings& s, std::size_t nodes) {
     set_ = s;
@@ -86,19 +86,25 @@ class Stager {
   bool put_shape(int node, AmOp op, int type, const void* scale, const void* src, uintptr_t dst,
                  const StridedShape& s);
   bool get_shape(int node, uintptr_t src, void* dst, const StridedShape& s);
-  // A lone accumulate of at most ofi::kInboxMax bytes as one injected write
-  // into the agent's inbox, when no message of ours to that node is
-  // unanswered or a quiet signal unflushed (the agent then applies it in
-  // issue order); false: nothing was sent.  Its answer is a word the agent
-  // writes into answers_.
-  bool polled_acc(int node, int type, const void* scale, const Piece& q);
-  bool polled_fits(std::size_t bytes) const { return set_.inbox && bytes <= ofi::kInboxMax; }
+  // Send buffer buf (len bytes, an active message whose token is taken)
+  // as one write into node's inbox, if the agent lent one, it is the only
+  // message of ours unanswered there and no quiet signal is unflushed (the
+  // agent then serves it in issue order), and its answer carries no data
+  // (ofi::polled_op); the buffer is then spent.  false: nothing was sent.
+  // The answer is a word the agent writes into answers_.
+  bool polled_send(int node, int buf, std::size_t len);
+  // Ask node's agent for slots and an inbox unless asked before (it may
+  // wait, so before a message's token is taken).
+  void lend_inbox(int node) {
+    if (set_.inbox) ready(node);
+  }
   // From progress(): answers that arrived; true if any did.
   bool poll_answers() { return !awaiting_.empty() && take_answers(); }
-  // From the reply handler: a polled accumulate answered by a message (a
-  // refusal, or an agent whose send queue was full) is no longer awaited.
+  // From the reply handler: a polled message answered by a message (a
+  // refusal, data, or an agent whose send queue was full) is no longer
+  // awaited.
   void answered_by_message(int node, uint64_t token) {
-    std::erase_if(awaiting_, [&](const Awaited& a) { return a.node == node && a.token == token; });
+    if (!awaiting_.empty()) std::erase_if(awaiting_, [&](const Awaited& a) { return a.node == node && a.token == token; });
   }
 
   // From the completion dispatcher and the reply handler.
@@ -145,13 +151,14 @@ class Stager {
   std::vector<uint32_t> local_gen_;  // writes (reads) into each local slot completed so far
   bool take_answers();
   uint64_t answer_remote(int node) const;
-  std::vector<uint64_t> answers_;  // by node: where its agent writes a polled accumulate's answer
+  std::vector<uint64_t> answers_;  // by node: where its agent writes a polled message's answer
   fid_mr* answers_mr_ = nullptr;
   struct Awaited {
     int node;
     uint32_t token;
+    AmOp op;
   };
-  std::vector<Awaited> awaiting_;  // polled accumulates not yet answered (one per node at most)
+  std::vector<Awaited> awaiting_;  // polled messages not yet answered (one per node at most)
 };
 
 }  // namespace armci::transport
