@@ -792,15 +792,16 @@ TEST_F(Internode, NoHeapAllocationOnPutGetAccPaths) {
 }
 
 // Lone packed transfers to another node with nothing of ours in flight
-// there: a strided put or get of one-word rows, a vector put, a coalesced
-// batch of a put, an accumulate and a get (over tcp each is written into
-// the agent's inbox, ARMCI_OFI_POLLED_AM).  Each is followed by what must
-// not pass it: an accumulate on its words (a message the agent may meet in
-// the same pass), a put over them (an RMA write) or a get that must see it;
-// then the round's words must hold the sequential result.
+// there: a strided put or get of rows of 1-16 words (messages of up to
+// 9 KiB), a vector put, a coalesced batch of a put, an accumulate and a get
+// (over tcp each is written into the agent's inbox, ARMCI_OFI_POLLED_AM).
+// Each is followed by what must not pass it: an accumulate on its words (a
+// message the agent may meet in the same pass), a put over them (an RMA
+// write) or a get that must see it; then the round's words must hold the
+// sequential result.
 TEST_F(Internode, LonePackedTransfersKeepIssueOrder) {
   const int rounds = slow_provider() ? 40 : 300;
-  constexpr int kRows = 64, kSpan = 2 * kRows + 8;  // longs per origin
+  constexpr int kRows = 64, kMaxRow = 16, kSpan = 2 * kRows * kMaxRow + 8;  // longs per origin
   mp::Shared<long> w(static_cast<std::size_t>(kSpan * nproc()));
   for (int i = 0; i < kSpan * nproc(); ++i) w.mine()[i] = i;
   ARMCI_Barrier();
@@ -811,31 +812,33 @@ TEST_F(Internode, LonePackedTransfersKeepIssueOrder) {
   auto at_ = [&](int i) -> long& { return expect[static_cast<std::size_t>(i)]; };
   const long polled0 = std::max(0L, ARMCI_Ofi_stat("polled_ams"));
   for (int r = 0; r < rounds && !HasFailure(); ++r) {
-    const int n = 1 + (r * 7) % kRows, at = (r * 3) % 8;
-    std::vector<long> v(static_cast<std::size_t>(n)), got(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = 1000L * r + i;
-    int stride[1] = {2 * static_cast<int>(sizeof(long))}, lstride[1] = {static_cast<int>(sizeof(long))};
-    int count[2] = {static_cast<int>(sizeof(long)), n};
+    // n rows of k words, every other row's place: row i at at + 2 k i.
+    const int n = 1 + (r * 7) % kRows, k = 1 + (r / 12) % kMaxRow, at = (r * 3) % 8;
+    std::vector<long> v(static_cast<std::size_t>(n * k)), got(v.size());
+    for (int i = 0; i < n * k; ++i) v[static_cast<std::size_t>(i)] = 1000L * r + i;
+    auto place = [&](int e) { return at + 2 * k * (e / k) + e % k; };  // element e of v
+    const int row = k * static_cast<int>(sizeof(long));
+    int stride[1] = {2 * row}, lstride[1] = {row}, count[2] = {row, n};
     ARMCI_Fence(t);
     switch (r % 4) {
       case 0:
         ASSERT_EQ(ARMCI_PutS(v.data(), lstride, remote + at, stride, count, 1, t), 0);
-        for (int i = 0; i < n; ++i) at_(at + 2 * i) = v[static_cast<std::size_t>(i)];
+        for (int e = 0; e < n * k; ++e) at_(place(e)) = v[static_cast<std::size_t>(e)];
         break;
       case 1:
         ASSERT_EQ(ARMCI_GetS(remote + at, stride, got.data(), lstride, count, 1, t), 0);
-        for (int i = 0; i < n; ++i)
-          ASSERT_EQ(got[static_cast<std::size_t>(i)], at_(at + 2 * i)) << "round " << r << ", row " << i;
+        for (int e = 0; e < n * k; ++e)
+          ASSERT_EQ(got[static_cast<std::size_t>(e)], at_(place(e))) << "round " << r << ", element " << e;
         break;
       case 2: {
         std::vector<void*> src(static_cast<std::size_t>(n)), dst(src.size());
         for (int i = 0; i < n; ++i) {
-          src[static_cast<std::size_t>(i)] = &v[static_cast<std::size_t>(i)];
-          dst[static_cast<std::size_t>(i)] = remote + at + 2 * i;
+          src[static_cast<std::size_t>(i)] = &v[static_cast<std::size_t>(i * k)];
+          dst[static_cast<std::size_t>(i)] = remote + at + 2 * k * i;
         }
-        armci_giov_t d{src.data(), dst.data(), n, static_cast<int>(sizeof(long))};
+        armci_giov_t d{src.data(), dst.data(), n, row};
         ASSERT_EQ(ARMCI_PutV(&d, 1, t), 0);
-        for (int i = 0; i < n; ++i) at_(at + 2 * i) = v[static_cast<std::size_t>(i)];
+        for (int e = 0; e < n * k; ++e) at_(place(e)) = v[static_cast<std::size_t>(e)];
         break;
       }
       default: {
@@ -871,9 +874,9 @@ TEST_F(Internode, LonePackedTransfersKeepIssueOrder) {
       }
     }
     // Later rounds overwrite these words: check them now.
-    std::vector<long> now(static_cast<std::size_t>(2 * n + 1));
+    std::vector<long> now(static_cast<std::size_t>(2 * k * n + 3));
     ASSERT_EQ(ARMCI_Get(remote + at, now.data(), static_cast<int>(now.size() * sizeof(long)), t), 0);
-    for (int i = 0; i <= 2 * n; ++i)
+    for (int i = 0; i < static_cast<int>(now.size()); ++i)
       ASSERT_EQ(now[static_cast<std::size_t>(i)], at_(at + i)) << "round " << r << ", word " << at + i;
   }
   ARMCI_Fence(t);

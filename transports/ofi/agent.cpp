@@ -628,7 +628,7 @@ bool OfiAgentImpl::poll_inbox(uint32_t origin) {
   return true;
 }
 
-// Whether some inbox holds a record: the provider may have landed one while
+// Whether some inbox holds a message: the provider may have landed one while
 // it progressed in fi_trywait, and no fd will tell us of it.
 bool OfiAgentImpl::inbox_waiting() {
   for (uint32_t o : inbox_origins)

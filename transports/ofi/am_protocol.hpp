@@ -57,22 +57,23 @@ inline constexpr uint32_t kStageLocal = 2;  // local slots a process builds mess
 inline constexpr std::size_t kStageHead = 4096;
 
 // Polled messages (ARMCI_OFI_POLLED_AM): an active message to a node where
-// none of its sender's is unanswered, whose answer carries no data (AccOne,
-// Acc, PutPieces, a Batch without gets: polled_op), is one RMA write of the
-// message into an inbox the agent lends its sender after the sender's two
-// slots, and the agent answers with an injected write of one word into the
-// sender's memory.  Neither side handles a message: over tcp a message
-// costs the receiver a completion and a wait-object signal (a write and a
-// read on a socket pair), an RMA write that lands in the receiver's own
-// progress call costs nothing there.  A write too big to inject asks for
-// inject completion: tcp acknowledges a transmit- or delivery-complete
-// write from the target, a round trip the answer makes redundant
-// (docs/protocol.md).  The message ends where the inbox ends, followed by
-// its notice word, so a notice that is there says the bytes before it are
-// too (tcp copies a write in stream order, in the thread that polls).  Only
-// where that holds: providers built on tcp, one NIC.
-inline constexpr std::size_t kInboxRoom = 4096;  // what the inbox takes after a run's slots (runs stay page aligned)
-inline constexpr std::size_t kInboxBytes = kInboxRoom;  // a message, then its notice
+// none of its sender's is unanswered (AccOne, Acc, PutPieces, GetPieces,
+// Batch: polled_op) is one RMA write of the message into an inbox the agent
+// lends its sender after the sender's two slots, and the agent answers with
+// an injected write of one word into the sender's memory (data, a get's,
+// comes back in the usual reply message).  The agent handles no incoming
+// message: over tcp a message costs the receiver a completion and a
+// wait-object signal (a write and a read on a socket pair), an RMA write
+// that lands in the receiver's own progress call costs nothing there.  A
+// write too big to inject (under tcp;ofi_rxm all of them: a header is 56
+// bytes) asks for inject completion: tcp acknowledges a transmit- or
+// delivery-complete write from the target, a round trip the answer makes
+// redundant (docs/protocol.md).  The message ends where the inbox ends,
+// followed by its notice word, so a notice that is there says the bytes
+// before it are too (tcp copies a write in stream order, in the thread that
+// polls).  Only where that holds: providers built on tcp, one NIC.
+inline constexpr std::size_t kInboxRoom = 16384;  // what the inbox takes after a run's slots (runs stay page aligned)
+inline constexpr std::size_t kInboxBytes = kAmMax;  // a message, then its notice: any send buffer's
 inline constexpr std::size_t kInboxMax = kInboxBytes - 8;  // message bytes
 inline constexpr uint16_t kStageQueryInbox = 1;  // StageQuery type: lend an inbox too; arg0, arg1: my answer word
 inline constexpr uint64_t kInboxGranted = 1u << 8;  // in StageQuery's reply value, beside the slot count
@@ -143,8 +144,8 @@ inline AmReply am_reply(AmOp op) {
 }
 
 // The requests a sender may write into an inbox and the agent serves from
-// there: answered by status alone (a Batch only without gets: its sender
-// decides, and the agent answers one with data by message).
+// there: those answered by status alone, or with data (GetPieces, a Batch
+// with gets) by the usual reply message.
 inline bool polled_op(uint16_t op) {
   switch (static_cast<AmOp>(op)) {
     case AmOp::AccOne:

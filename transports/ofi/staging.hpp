@@ -89,9 +89,10 @@ class Stager {
   // Send buffer buf (len bytes, an active message whose token is taken)
   // as one write into node's inbox, if the agent lent one, it is the only
   // message of ours unanswered there and no quiet signal is unflushed (the
-  // agent then serves it in issue order), and its answer carries no data
+  // agent then serves it in issue order) and it is a data request
   // (ofi::polled_op); the buffer is then spent.  false: nothing was sent.
-  // The answer is a word the agent writes into answers_.
+  // The answer is a word the agent writes into answers_, or a reply
+  // message when it carries data.
   bool polled_send(int node, int buf, std::size_t len);
   // Ask node's agent for slots and an inbox unless asked before (it may
   // wait, so before a message's token is taken).
