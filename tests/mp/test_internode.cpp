@@ -794,7 +794,8 @@ TEST_F(Internode, NoHeapAllocationOnPutGetAccPaths) {
 // Lone packed transfers to another node with nothing of ours in flight
 // there: a strided put or get of rows of 1-16 words (messages of up to
 // 9 KiB), a vector put, a coalesced batch of a put, an accumulate and a get
-// (over tcp each is written into the agent's inbox, ARMCI_OFI_POLLED_AM).
+// (over tcp each is written into the agent's inbox, ARMCI_OFI_POLLED_AM, and
+// the gets' data comes back written into an answer area).
 // Each is followed by what must not pass it: an accumulate on its words (a
 // message the agent may meet in the same pass), a put over them (an RMA
 // write) or a get that must see it; then the round's words must hold the
@@ -811,6 +812,7 @@ TEST_F(Internode, LonePackedTransfersKeepIssueOrder) {
   for (int i = 0; i < kSpan; ++i) expect[static_cast<std::size_t>(i)] = kSpan * me() + i;
   auto at_ = [&](int i) -> long& { return expect[static_cast<std::size_t>(i)]; };
   const long polled0 = std::max(0L, ARMCI_Ofi_stat("polled_ams"));
+  const long answers0 = std::max(0L, ARMCI_Ofi_stat("rma_answers"));
   for (int r = 0; r < rounds && !HasFailure(); ++r) {
     // n rows of k words, every other row's place: row i at at + 2 k i.
     const int n = 1 + (r * 7) % kRows, k = 1 + (r / 12) % kMaxRow, at = (r * 3) % 8;
@@ -888,8 +890,10 @@ TEST_F(Internode, LonePackedTransfersKeepIssueOrder) {
       break;
     }
   const long polled = std::max(0L, ARMCI_Ofi_stat("polled_ams")) - polled0;
+  const long answers = std::max(0L, ARMCI_Ofi_stat("rma_answers")) - answers0;
   if (mp::polled_expected()) {
     EXPECT_GE(polled, rounds / 2L) << "transfers written into the agent's inbox";
+    EXPECT_GE(answers, rounds / 4L) << "gets (strided, in a batch) whose data the agent wrote back by RMA";
   }
   ARMCI_Barrier();
 }

@@ -36,8 +36,13 @@ constexpr int kSendBufs = 16;
 
 struct AgentCtx {
   fi_context2 fi;  // first: completions hand back its address
-  enum Kind { Recv, Send, Push } kind;
-  int buf;  // Recv, Send: the buffer; Push: the slot (stage_push index)
+  enum Kind { Recv, Send, Push, Answer } kind;
+  int buf;  // Recv, Send, Answer: the buffer; Push: the slot (stage_push index)
+  // Answer (a get's data written into its sender's area): whom to refuse
+  // if the write fails, so the sender fails instead of waiting.
+  uint32_t origin;
+  uint16_t op;
+  uint64_t token;
 };
 
 // The key asked for on NIC k (where the provider lets us ask): NICs are
@@ -56,8 +61,9 @@ struct OfiAgentImpl {
               "room in the send queue", static_cast<unsigned long long>(pushes), static_cast<unsigned long long>(push_waits),
               static_cast<unsigned long long>(push_queued));
     if (inbox_served)
-      verbose(2, "node agent: %llu polled messages from %zu processes", static_cast<unsigned long long>(inbox_served),
-              inbox_origins.size());
+      verbose(2, "node agent: %llu polled messages from %zu processes, %llu gets answered by RMA",
+              static_cast<unsigned long long>(inbox_served), inbox_origins.size(),
+              static_cast<unsigned long long>(answers_written));
   }
   OfiAgentContext cfg;
   // Staging slots lent to senders (first come, first served), each a run of
@@ -162,6 +168,9 @@ struct OfiAgentImpl {
   bool inbox_waiting();
   bool poll_inbox(uint32_t origin);
   bool serve(const AmView& m, ReplyHeader& r);
+  const AmHeader* answer_to = nullptr;  // the polled get being served, whose data goes by RMA (kAnswerArea)
+  uint64_t answers_written = 0;
+  bool write_answer(const AmHeader& h, const ReplyHeader& r, const void* data, std::size_t len);
   PushSlot* push_slot(const AmHeader& h) {
     const int run = stage_area[h.origin];
     return run < 0 ? nullptr
@@ -220,7 +229,7 @@ OfiAgentImpl::OfiAgentImpl(const OfiAgentContext& c) : cfg(c), ep(c.endpoint) {
   send_mem.resize(kSendBufs * kAmMax);
   if (ep.caps.mr_local) {  // one NIC only (open_rails)
     recv_mr = ep.register_memory(recv_mem.data(), recv_mem.size(), FI_RECV, (uint64_t{1} << 32) - 2);
-    send_mr = ep.register_memory(send_mem.data(), send_mem.size(), FI_SEND, (uint64_t{1} << 32) - 1);
+    send_mr = ep.register_memory(send_mem.data(), send_mem.size(), FI_SEND | FI_WRITE, (uint64_t{1} << 32) - 1);
   }
   recv_ctx.resize(nic.size() * static_cast<std::size_t>(nrecv));
   send_ctx.resize(kSendBufs);
@@ -336,12 +345,56 @@ bool OfiAgentImpl::send_now(fi_addr_t dest, const char* msg, std::size_t len) {
 }
 
 void OfiAgentImpl::reply(uint32_t origin, const ReplyHeader& r, const void* data, std::size_t len) {
+  if (len && answer_to && answer_to->origin == origin && answer_to->token == r.token &&
+      write_answer(*answer_to, r, data, len))
+    return;
   char msg[kAmMax];
   std::memcpy(msg, &r, sizeof r);
   if (len) std::memcpy(msg + sizeof r, data, len);
   const std::size_t total = sizeof r + len;
   if (backlog.empty() && send_now(origin, msg, total)) return;
   backlog.push_back({origin, std::vector<char>(msg, msg + total)});
+}
+
+// A polled get's data (kAnswerArea) into its sender's area, so that it
+// ends where the area ends, its notice after it; false (no free buffer, a
+// full send queue): the caller replies by message.
+bool OfiAgentImpl::write_answer(const AmHeader& h, const ReplyHeader& r, const void* data, std::size_t len) {
+  const std::size_t total = len + sizeof(uint64_t);
+  if (free_send.empty() || total > kAmMax) return false;
+  const int b = free_send.back();
+  char* p = send_mem.data() + static_cast<std::size_t>(b) * kAmMax;
+  std::memcpy(p, data, len);
+  const uint64_t notice = inbox_notice(r.of, len, static_cast<uint32_t>(r.token));
+  std::memcpy(p + len, &notice, sizeof notice);
+  AgentCtx& c = send_ctx[static_cast<std::size_t>(b)];
+  c.kind = AgentCtx::Answer;
+  c.buf = b;
+  c.origin = h.origin;
+  c.op = r.of;
+  c.token = r.token;
+  iovec iov{p, total};
+  void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
+  fi_rma_iov to{h.arg0 + kAmMax - total, total, h.arg1};
+  fi_msg_rma msg{};
+  msg.msg_iov = &iov;
+  msg.desc = &desc;
+  msg.iov_count = 1;
+  msg.addr = h.origin;
+  msg.rma_iov = &to;
+  msg.rma_iov_count = 1;
+  msg.context = &c.fi;
+  const ssize_t rc = fi_writemsg(ep.ep, &msg, FI_INJECT_COMPLETE | FI_COMPLETION);
+  if (rc == -FI_EAGAIN) return false;
+  free_send.pop_back();
+  if (rc) {
+    verbose(2, "node agent: answer to rank %u not written: %s", h.origin, fi_error("fi_writemsg", rc).c_str());
+    free_send.push_back(b);
+    refuse(h.origin, r.of, r.token, EIO);
+    return true;
+  }
+  ++answers_written;
+  return true;
 }
 
 void OfiAgentImpl::check_waiters() {
@@ -619,7 +672,10 @@ bool OfiAgentImpl::poll_inbox(uint32_t origin) {
   }
   ++inbox_served;
   ReplyHeader r{};
-  if (!serve(m, r)) return true;
+  if (m.h.type == kAnswerArea) answer_to = &m.h;
+  const bool status_only = serve(m, r);
+  answer_to = nullptr;
+  if (!status_only) return true;
   const InboxPeer& p = inbox_peer[origin];
   const uint64_t answer = inbox_answer(n.token);
   const ssize_t rc = fi_inject_write(ep.ep, &answer, sizeof answer, origin, p.addr, p.key);
@@ -834,6 +890,12 @@ bool OfiAgentImpl::drain_cq(std::size_t k) {
         free_send.push_back(c->buf);
         continue;
       }
+      if (c && c->kind == AgentCtx::Answer) {
+        verbose(2, "node agent: writing a get's data to rank %u failed: %s", c->origin, fi_strerror(err.err));
+        free_send.push_back(c->buf);
+        refuse(c->origin, c->op, c->token, EIO);
+        continue;
+      }
       if (c && c->kind == AgentCtx::Push) {
         PushSlot& ps = stage_push[static_cast<std::size_t>(c->buf)];
         verbose(2, "node agent: writing a staged get back to rank %u failed: %s", ps.origin, fi_strerror(err.err));
@@ -856,7 +918,8 @@ bool OfiAgentImpl::drain_cq(std::size_t k) {
           handle(recv_mem.data() + static_cast<std::size_t>(c->buf) * kAmMax, e[i].len, k);
           post_recv(c->buf);
           break;
-        case AgentCtx::Send: free_send.push_back(c->buf); break;
+        case AgentCtx::Send:
+        case AgentCtx::Answer: free_send.push_back(c->buf); break;
         case AgentCtx::Push: on_push_done(stage_push[static_cast<std::size_t>(c->buf)], 0); break;
       }
     }

@@ -201,7 +201,10 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
   switch (static_cast<AmOp>(h.op)) {
     case AmOp::Acc:
     case AmOp::PutPieces:
-    case AmOp::GetPieces: return check_pieces(body, room, lim, v);
+    case AmOp::GetPieces:
+      if (h.op == static_cast<uint16_t>(AmOp::GetPieces) && h.type != 0 && h.type != kAnswerArea)
+        return "unknown way to answer a get";
+      return check_pieces(body, room, lim, v);
     case AmOp::Signal: return check_signal(h, body, room, lim, v);
     case AmOp::Rmw: {
       if (room) return "rmw carries data";
@@ -238,7 +241,9 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
       if (const char* why = check_slot(h, lim)) return why;
       if (const char* why = check_get_answer(h, lim)) return why;
       return check_strided(body, room, lim, v, lim.stage_slot);
-    case AmOp::Batch: return check_batch(body, room, lim, v);
+    case AmOp::Batch:
+      if (h.type != 0 && h.type != kAnswerArea) return "unknown way to answer a batch";
+      return check_batch(body, room, lim, v);
     case AmOp::AccOne: return check_acc_one(body, room, lim, v);
     default: return "unknown kind";
   }

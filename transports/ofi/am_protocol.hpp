@@ -60,9 +60,9 @@ inline constexpr std::size_t kStageHead = 4096;
 // none of its sender's is unanswered (AccOne, Acc, PutPieces, GetPieces,
 // Batch: polled_op) is one RMA write of the message into an inbox the agent
 // lends its sender after the sender's two slots, and the agent answers with
-// an injected write of one word into the sender's memory (data, a get's,
-// comes back in the usual reply message).  The agent handles no incoming
-// message: over tcp a message costs the receiver a completion and a
+// an injected write of one word into the sender's memory (a get's data: an
+// RMA write into an answer area the request names, kAnswerArea).  Neither
+// side handles an incoming message: over tcp a message costs the receiver a completion and a
 // wait-object signal (a write and a read on a socket pair), an RMA write
 // that lands in the receiver's own progress call costs nothing there.  A
 // write too big to inject (under tcp;ofi_rxm all of them: a header is 56
@@ -94,6 +94,13 @@ inline InboxNotice inbox_notice_of(uint64_t w) {
           static_cast<uint32_t>(w)};
 }
 inline uint64_t inbox_answer(uint32_t token) { return kInboxValid | token; }
+// A polled GetPieces or Batch of this type asks for its data by RMA: the
+// agent writes it into the sender's area arg0 (key arg1) of kAmMax bytes so
+// that it ends, followed by inbox_notice(op, bytes, token), where the area
+// ends: the sender finds it as the agent finds a polled message.  Without
+// a free area (or room in the agent's send queue) the data comes in the
+// usual reply message.
+inline constexpr uint16_t kAnswerArea = 1;
 
 // With remote CQ data (ARMCI_OFI_STAGE_CQ_DATA) a staged write is its own
 // notice: its 8 bytes name the sender, its token and the slot, and the
@@ -144,8 +151,8 @@ inline AmReply am_reply(AmOp op) {
 }
 
 // The requests a sender may write into an inbox and the agent serves from
-// there: those answered by status alone, or with data (GetPieces, a Batch
-// with gets) by the usual reply message.
+// there: those answered by status alone or with data (GetPieces, a Batch
+// with gets: into an answer area, or by the usual reply message).
 inline bool polled_op(uint16_t op) {
   switch (static_cast<AmOp>(op)) {
     case AmOp::AccOne:

@@ -35,6 +35,7 @@ struct OfiStats {
   Counter batches;         // batches sent as one active message
   Counter staged_gets;     // gets a batch fetched through staging slots (ARMCI_OFI_COALESCE_GET_MAX)
   Counter polled_ams;      // active messages written into an agent's inbox (ARMCI_OFI_POLLED_AM)
+  Counter rma_answers;     // of those, gets whose data the agent wrote back into an answer area (ofi::kAnswerArea)
   Counter timer_flushes;   // batches the timer sent (nothing else had within ARMCI_OFI_COALESCE_US)
   Counter peer_messages;   // messages straight to another process's endpoint (collectives)
   Counter flush_reads;     // fences' reads standing for writes' delivery (ARMCI_OFI_WRITE_COMPLETION=flush)

@@ -26,9 +26,13 @@ bool Stager::ready(int node) {
   uint16_t kind = 0;
   uint64_t word = 0, word_key = 0;
   if (set_.inbox) {
-    if (!answers_mr_)
+    if (!answers_mr_) {
       answers_mr_ = core_.own().register_memory(answers_.data(), answers_.size() * sizeof(uint64_t), FI_REMOTE_WRITE,
                                                 kLocalKeyBase - 5);
+      areas_.resize(kAnswerAreas * ofi::kAmMax);
+      areas_mr_ = core_.own().register_memory(areas_.data(), areas_.size(), FI_REMOTE_WRITE, kLocalKeyBase - 6);
+      for (int a = kAnswerAreas - 1; a >= 0; --a) area_free_.push_back(a);
+    }
     kind = ofi::kStageQueryInbox;
     word = answer_remote(node);
     word_key = fi_mr_key(answers_mr_);
@@ -61,6 +65,11 @@ bool Stager::ready(int node) {
   return true;
 }
 
+uint64_t Stager::area_remote(int a) const {
+  const std::size_t off = static_cast<std::size_t>(a) * ofi::kAmMax;
+  return core_.caps.virt_addr ? reinterpret_cast<uint64_t>(areas_.data()) + off : off;
+}
+
 uint64_t Stager::answer_remote(int node) const {
   const std::size_t off = static_cast<std::size_t>(node) * sizeof(uint64_t);
   return core_.caps.virt_addr ? reinterpret_cast<uint64_t>(answers_.data()) + off : off;
@@ -81,7 +90,19 @@ bool Stager::polled_send(int node, int buf, std::size_t len) {
   const AmWindow& w = core_.am.window(node);
   if (!ofi::polled_op(h.op) || w.ams != 1 || w.quiet != 0) return false;
   std::atomic_ref<uint64_t>(answers_[static_cast<std::size_t>(node)]).store(0, std::memory_order_relaxed);
-  awaiting_.push_back({node, t, op});
+  // A get's data comes back by RMA too where an area is free.
+  int area = -1;
+  if (!core_.am.pending[t].scatter.empty() && !area_free_.empty()) {
+    area = area_free_.back();
+    area_free_.pop_back();
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(area_end(area) - sizeof(uint64_t)))
+        .store(0, std::memory_order_relaxed);
+    h.type = ofi::kAnswerArea;
+    h.arg0 = area_remote(area);
+    h.arg1 = fi_mr_key(areas_mr_);
+    std::memcpy(m, &h, sizeof h);
+  }
+  awaiting_.push_back({node, t, op, area});
   const uint64_t notice = ofi::inbox_notice(h.op, len, t);
   std::memcpy(m + len, &notice, sizeof notice);
   const std::size_t total = len + sizeof notice;
@@ -116,17 +137,33 @@ bool Stager::take_answers() {
   bool any = false;
   for (std::size_t i = 0; i < awaiting_.size();) {
     const Awaited a = awaiting_[i];
-    if (std::atomic_ref<uint64_t>(answers_[static_cast<std::size_t>(a.node)]).load(std::memory_order_acquire) !=
-        ofi::inbox_answer(a.token)) {
+    ReplyHeader r{};
+    r.of = static_cast<uint16_t>(a.op);
+    r.token = a.token;
+    const char* data = nullptr;
+    if (a.area >= 0) {
+      // The data ends where the area ends, its notice after it (written in
+      // stream order: a notice that is there says the data is too).
+      const char* end = area_end(a.area) - sizeof(uint64_t);
+      const uint64_t w = std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(const_cast<char*>(end)))
+                             .load(std::memory_order_acquire);
+      const ofi::InboxNotice n = ofi::inbox_notice_of(w);
+      if (!(w & ofi::kInboxValid) || n.token != a.token || n.op != r.of || n.len > ofi::kAmMax - sizeof w) {
+        ++i;
+        continue;
+      }
+      r.len = static_cast<uint32_t>(n.len);
+      data = end - n.len;
+      ++core_.stats.rma_answers;
+    } else if (std::atomic_ref<uint64_t>(answers_[static_cast<std::size_t>(a.node)]).load(std::memory_order_acquire) !=
+               ofi::inbox_answer(a.token)) {
       ++i;
       continue;
     }
     awaiting_[i] = awaiting_.back();
     awaiting_.pop_back();
-    ReplyHeader r{};
-    r.of = static_cast<uint16_t>(a.op);
-    r.token = a.token;
-    core_.am.answered(r, nullptr);  // answered_by_message finds nothing left to drop
+    core_.am.answered(r, data);  // answered_by_message finds nothing left to drop
+    if (a.area >= 0) area_free_.push_back(a.area);
     any = true;
   }
   return any;

@@ -105,7 +105,12 @@ class Stager {
   // refusal, data, or an agent whose send queue was full) is no longer
   // awaited.
   void answered_by_message(int node, uint64_t token) {
-    if (!awaiting_.empty()) std::erase_if(awaiting_, [&](const Awaited& a) { return a.node == node && a.token == token; });
+    if (awaiting_.empty()) return;
+    std::erase_if(awaiting_, [&](const Awaited& a) {
+      if (a.node != node || a.token != token) return false;
+      if (a.area >= 0) area_free_.push_back(a.area);
+      return true;
+    });
   }
 
   // From the completion dispatcher and the reply handler.
@@ -158,8 +163,18 @@ class Stager {
     int node;
     uint32_t token;
     AmOp op;
+    int area;  // where the agent writes a get's data (ofi::kAnswerArea), -1 none
   };
   std::vector<Awaited> awaiting_;  // polled messages not yet answered (one per node at most)
+  // Answer areas of ofi::kAmMax bytes for polled gets, registered once
+  // with answers_'s first query; a get finding none free is answered by
+  // message.
+  static constexpr int kAnswerAreas = 4;
+  std::vector<char> areas_;
+  fid_mr* areas_mr_ = nullptr;
+  std::vector<int> area_free_;
+  uint64_t area_remote(int a) const;
+  char* area_end(int a) { return areas_.data() + static_cast<std::size_t>(a + 1) * ofi::kAmMax; }
 };
 
 }  // namespace armci::transport

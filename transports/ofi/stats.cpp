@@ -11,14 +11,14 @@ std::string OfiStats::text() const {
   std::snprintf(buf, sizeof buf,
                 "remote_ops=%llu remote_bytes=%llu active_messages=%llu am_replies=%llu quiet_signals=%llu "
                 "eagain_retries=%llu bounce_copies=%llu segment_queries=%llu key_searches=%llu written_back=%llu "
-                "coalesced=%llu batches=%llu staged_gets=%llu polled_ams=%llu timer_flushes=%llu peer_messages=%llu flush_reads=%llu striped=%llu",
+                "coalesced=%llu batches=%llu staged_gets=%llu polled_ams=%llu rma_answers=%llu timer_flushes=%llu peer_messages=%llu flush_reads=%llu striped=%llu",
                 (unsigned long long)remote_ops, (unsigned long long)remote_bytes,
                 (unsigned long long)am_sent, (unsigned long long)am_replies,
                 (unsigned long long)quiet_signals, (unsigned long long)eagain_retries,
                 (unsigned long long)bounce_copies, (unsigned long long)seg_queries,
                 (unsigned long long)key_searches, (unsigned long long)written_back,
                 (unsigned long long)coalesced, (unsigned long long)batches, (unsigned long long)staged_gets,
-                (unsigned long long)polled_ams,
+                (unsigned long long)polled_ams, (unsigned long long)rma_answers,
                 (unsigned long long)timer_flushes,
                 (unsigned long long)peer_messages, (unsigned long long)flush_reads,
                 (unsigned long long)striped);
