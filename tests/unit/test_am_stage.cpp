@@ -9,6 +9,7 @@
 
 #include "armci/armci.h"
 #include "transports/ofi/am_check.hpp"
+#include "transports/ofi/batch_wire.hpp"
 
 using namespace armci::transport::ofi;
 
@@ -188,6 +189,41 @@ TEST(AmStage, InboxNoticeNamesKindLengthAndToken) {
   for (AmOp op : {AmOp::Rmw, AmOp::Signal, AmOp::Lock, AmOp::Unlock, AmOp::StageQuery, AmOp::Staged,
                   AmOp::StagedGet, AmOp::Flush, AmOp::AccStrided, AmOp::PutStrided})
     EXPECT_FALSE(polled_op(static_cast<uint16_t>(op))) << am_op_name(static_cast<int>(op));
+}
+
+// A get or batch asks for its data by RMA into an answer area (polled,
+// kAnswerArea) or by reply (type 0); any other type is refused.
+TEST(AmStage, PolledGetsAnswerIntoAnAreaOrByReply) {
+  auto decode = [](AmOp op, uint16_t type) {
+    AmHeader h{};
+    h.op = static_cast<uint16_t>(op);
+    h.type = type;
+    h.origin = 1;
+    h.npieces = 1;
+    h.arg0 = 0x7000;  // the sender's area: its own memory, not checked here
+    h.arg1 = 9;
+    std::vector<char> m(sizeof h + 16);
+    if (op == AmOp::GetPieces) {
+      const PieceWire p{kHeap + 64, 256};
+      std::memcpy(m.data() + sizeof h, &p, sizeof p);
+    } else {
+      BatchRecord r{};
+      r.kind = static_cast<uint8_t>(BatchKind::Get);
+      r.len = 256;
+      r.addr = kHeap + 64;
+      std::memcpy(m.data() + sizeof h, &r, sizeof r);
+      h.payload = sizeof r;  // a batch counts its records as payload
+    }
+    std::memcpy(m.data(), &h, sizeof h);
+    AmView v;
+    bool origin_ok = false;
+    return am_decode(m.data(), m.size(), staging_limits(), &v, &origin_ok);
+  };
+  for (AmOp op : {AmOp::GetPieces, AmOp::Batch}) {
+    EXPECT_EQ(decode(op, 0), nullptr) << am_op_name(static_cast<int>(op)) << " answered by a reply";
+    EXPECT_EQ(decode(op, kAnswerArea), nullptr) << am_op_name(static_cast<int>(op)) << " answered into an area";
+    EXPECT_NE(decode(op, 7), nullptr) << am_op_name(static_cast<int>(op)) << ": an unknown way to answer";
+  }
 }
 
 // A staging query may ask for an inbox (type kStageQueryInbox, naming the

@@ -640,8 +640,9 @@ bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
 // A polled message: the bytes before the notice word are the active
 // message, copied out (its sender may write the inbox at any time), checked
 // (am_decode, and the notice must name its kind and token) and served like
-// one that arrived, and answered by a write of one word (a refusal, data,
-// or a full send queue: by a reply message).  The word is cleared first:
+// one that arrived, and answered by a write of one word, or of a get's data
+// into the answer area the request names (write_answer); a refusal, or an
+// answer without room to write it, is a reply message.  The word is cleared first:
 // the sender writes the next message only after our answer.
 bool OfiAgentImpl::poll_inbox(uint32_t origin) {
   uint64_t& word = inbox_notice_word(origin);

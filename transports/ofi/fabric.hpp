@@ -37,8 +37,9 @@ struct Caps {
 
 // Whether an RMA write lands in the target's own progress call, in stream
 // order with that sender's messages, so a target may poll memory for it
-// (polled messages, ofi::kInboxBytes): providers built on tcp.
-inline bool polled_writes_in_order(const Caps& c) { return c.provider.rfind("tcp", 0) == 0; }
+// (polled messages, ofi::kInboxBytes): providers built on tcp, progressed
+// by their caller (no provider thread copying meanwhile).
+inline bool polled_writes_in_order(const Caps& c) { return c.provider.rfind("tcp", 0) == 0 && c.manual_progress; }
 
 struct EndpointOptions {
   std::string provider;      // ARMCI_OFI_PROVIDER ("" = FI_PROVIDER or the best available)

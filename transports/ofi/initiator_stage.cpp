@@ -141,17 +141,14 @@ bool Stager::take_answers() {
     r.of = static_cast<uint16_t>(a.op);
     r.token = a.token;
     const char* data = nullptr;
-    if (a.area >= 0) {
-      // The data ends where the area ends, its notice after it (written in
-      // stream order: a notice that is there says the data is too).
-      const char* end = area_end(a.area) - sizeof(uint64_t);
-      const uint64_t w = std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(const_cast<char*>(end)))
-                             .load(std::memory_order_acquire);
-      const ofi::InboxNotice n = ofi::inbox_notice_of(w);
-      if (!(w & ofi::kInboxValid) || n.token != a.token || n.op != r.of || n.len > ofi::kAmMax - sizeof w) {
-        ++i;
-        continue;
-      }
+    // A get's data ends where its area ends, the notice after it (written
+    // in stream order: a notice that is there says the data is too).
+    const char* end = a.area >= 0 ? area_end(a.area) - sizeof(uint64_t) : nullptr;
+    const uint64_t w = end ? std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(const_cast<char*>(end)))
+                                 .load(std::memory_order_acquire)
+                           : 0;
+    const ofi::InboxNotice n = ofi::inbox_notice_of(w);
+    if ((w & ofi::kInboxValid) && n.token == a.token && n.op == r.of && n.len <= ofi::kAmMax - sizeof w) {
       r.len = static_cast<uint32_t>(n.len);
       data = end - n.len;
       ++core_.stats.rma_answers;

@@ -91,8 +91,8 @@ class Stager {
   // message of ours unanswered there and no quiet signal is unflushed (the
   // agent then serves it in issue order) and it is a data request
   // (ofi::polled_op); the buffer is then spent.  false: nothing was sent.
-  // The answer is a word the agent writes into answers_, or a reply
-  // message when it carries data.
+  // The answer is a word the agent writes into answers_; a get's data it
+  // writes into a free answer area (ofi::kAnswerArea), else it replies.
   bool polled_send(int node, int buf, std::size_t len);
   // Ask node's agent for slots and an inbox unless asked before (it may
   // wait, so before a message's token is taken).
