@@ -65,7 +65,7 @@ inline int other_node() {
 }
 
 // Whether a lone message to another node is written into its agent's inbox
-// (ARMCI_OFI_POLLED_AM): tcp, one NIC, staging on.  Only virtual nodes
+// (ARMCI_OFI_POLLED_AM): tcp, one NIC.  Only virtual nodes
 // promise one NIC (loopback); namespace hosts may have several links, and
 // then it is off.  Not with ARMCI_OFI_MR_LOCAL=1 either: collectives then
 // go through the agents' mailboxes as quiet signals, and an inbox stays
@@ -78,7 +78,7 @@ inline bool polled_expected() {
   const std::string prov = env("ARMCI_OFI_PROVIDER");
   return armci_domain_count(ARMCI_DOMAIN_SMP) > 1 && !env("ARMCI_VNODES").empty() &&
          (prov.empty() || prov.rfind("tcp", 0) == 0) && env("ARMCI_OFI_POLLED_AM") != "0" &&
-         env("ARMCI_OFI_STAGE_FROM") != "0" && env("ARMCI_OFI_ATOMICS") != "1" && env("ARMCI_NICS").empty() &&
+         env("ARMCI_OFI_ATOMICS") != "1" && env("ARMCI_NICS").empty() &&
          env("ARMCI_OFI_INJECT").empty() && env("ARMCI_OFI_MR_LOCAL") != "1";
 }
 

@@ -897,3 +897,74 @@ TEST_F(Internode, LonePackedTransfersKeepIssueOrder) {
   }
   ARMCI_Barrier();
 }
+
+// A sender of small requests only holds an inbox at the target's agent, no
+// staging slots: with room for one run of slots there (the suite runs this
+// with ARMCI_OFI_STAGE_MAX=512K), the first staged accumulate still gets
+// them after other senders' polled accumulates, and everyone else's staged
+// accumulate falls back to messages; every sum must come out exact.
+TEST_F(Internode, SmallRequestSendersLeaveSlotsToStagedTransfers) {
+  if (!multi_node()) GTEST_SKIP() << "one node: nothing is staged";
+  const int t = armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, armci_domain_count(ARMCI_DOMAIN_SMP) - 1, 0);
+  const auto off_t_node = [&](int p) {
+    return armci_domain_id(ARMCI_DOMAIN_SMP, p) != armci_domain_id(ARMCI_DOMAIN_SMP, t);
+  };
+  int big = -1;  // the last process on another node than t's
+  for (int p = 0; p < nproc(); ++p)
+    if (off_t_node(p)) big = p;
+  const bool sender = off_t_node(me());
+  constexpr int kSmall = 8, kRounds = 40;
+  constexpr std::size_t kBig = 8192;  // doubles: 64 KiB, above ARMCI_OFI_STAGE_FROM
+  mp::Shared<double> sum(kSmall + kBig);
+  std::memset(sum.mine(), 0, (kSmall + kBig) * sizeof(double));
+  std::vector<double> src(kBig);
+  for (std::size_t i = 0; i < kBig; ++i) src[i] = static_cast<double>(i % 5 + 1);
+  ARMCI_Barrier();
+  const double one = 1;
+  const long polled0 = std::max(0L, ARMCI_Ofi_stat("polled_ams"));
+  if (sender && me() != big) {
+    for (int r = 0; r < kRounds; ++r) {  // each fenced: a lone message is polled
+      ASSERT_EQ(ARMCI_Acc(ARMCI_ACC_DBL, const_cast<double*>(&one), src.data(), sum.of(t),
+                          static_cast<int>(kSmall * sizeof(double)), t), 0);
+      ARMCI_Fence(t);
+    }
+  }
+  const long polled = std::max(0L, ARMCI_Ofi_stat("polled_ams")) - polled0;
+  if (sender && me() != big && mp::polled_expected()) {
+    EXPECT_GE(polled, kRounds / 2L) << "small accumulates written into the agent's inbox";
+  }
+  ARMCI_AllFence();
+  ARMCI_Barrier();
+  const long staged0 = std::max(0L, ARMCI_Ofi_stat("am_staged"));
+  if (me() == big) {
+    ASSERT_EQ(ARMCI_Acc(ARMCI_ACC_DBL, const_cast<double*>(&one), src.data(), sum.of(t) + kSmall,
+                        static_cast<int>(kBig * sizeof(double)), t), 0);
+  }
+  const long staged = std::max(0L, ARMCI_Ofi_stat("am_staged")) - staged0;
+  const char* from = std::getenv("ARMCI_OFI_STAGE_FROM");
+  const char* atomics = std::getenv("ARMCI_OFI_ATOMICS");
+  const char* most = std::getenv("ARMCI_OFI_STAGE_MAX");
+  if (me() == big && !(from && std::string(from) == "0") && !(atomics && std::string(atomics) == "1") &&
+      (!most || std::string(most) == "512K")) {
+    EXPECT_GT(staged, 0) << "the first staged transfer found no slots: senders of small requests took them";
+  }
+  ARMCI_AllFence();
+  ARMCI_Barrier();
+  if (sender && me() != big) {  // slots taken: these go as messages (or staged, with room for more)
+    ASSERT_EQ(ARMCI_Acc(ARMCI_ACC_DBL, const_cast<double*>(&one), src.data(), sum.of(t) + kSmall,
+                        static_cast<int>(kBig * sizeof(double)), t), 0);
+  }
+  ARMCI_AllFence();
+  ARMCI_Barrier();
+  if (me() == t) {
+    int senders = 0;
+    for (int p = 0; p < nproc(); ++p) senders += off_t_node(p);
+    for (int i = 0; i < kSmall; ++i) {
+      ASSERT_EQ(sum.mine()[i], (senders - 1) * kRounds * src[static_cast<std::size_t>(i)]) << "word " << i;
+    }
+    for (std::size_t i = 0; i < kBig; ++i) {
+      ASSERT_EQ(sum.mine()[kSmall + i], senders * src[i]) << "word " << kSmall + i;
+    }
+  }
+  ARMCI_Barrier();
+}

@@ -246,6 +246,9 @@ TEST(AmStage, StageQueryKinds) {
   };
   EXPECT_EQ(decode(0, 0), nullptr);
   EXPECT_EQ(decode(kStageQueryInbox, 0), nullptr);
-  EXPECT_NE(decode(2, 0), nullptr);
+  EXPECT_EQ(decode(kStageQueryInbox | kStageQueryNoSlots, 0), nullptr);
+  EXPECT_EQ(decode(kStageQueryNoSlots, 0), nullptr);
+  EXPECT_NE(decode(4, 0), nullptr);
+  EXPECT_NE(decode(kStageQueryInbox | 8, 0), nullptr);
   EXPECT_NE(decode(kStageQueryInbox, 8), nullptr);
 }

@@ -67,7 +67,7 @@ struct OfiAgentImpl {
   }
   OfiAgentContext cfg;
   // Staging slots lent to senders (first come, first served), each a run of
-  // kStageSlots slots; registered once for remote writes and reads, unmapped
+  // kStageSlots slots, then the inboxes; registered once for remote writes and reads, unmapped
   // after the endpoint (declared after it) closes that registration.
   struct Mapping {
     char* p = nullptr;
@@ -124,6 +124,7 @@ struct OfiAgentImpl {
   };
   std::vector<Waiter> waiters;
   std::size_t stage_span = 0;  // bytes of one run
+  std::size_t stage_runs = 0;  // runs in stage (0: no staging)
   std::vector<fid_mr*> stage_mr;  // by NIC
   std::vector<int> stage_area;  // by origin rank: its run, -1 none
   std::vector<char> stage_copy;  // a staged message's header and piece table, out of reach of senders
@@ -150,18 +151,20 @@ struct OfiAgentImpl {
   // Polled messages (am_protocol.hpp, kInboxBytes): the inboxes polled
   // (at most kInboxOrigins, so a pass stays a few loads), and where each
   // sender wants its answers written.
+  // Inboxes have their own room after the runs, so a sender that only
+  // makes small requests holds no slots.
   static constexpr std::size_t kInboxOrigins = 64;
+  std::size_t inbox_from = 0, inbox_count = 0;  // in stage: offset, room for this many
   struct InboxPeer {
     bool armed = false;
-    uint64_t addr = 0, key = 0;
+    std::size_t at = 0;  // offset in stage
+    uint64_t addr = 0, key = 0;  // the sender's answer word
   };
   std::vector<InboxPeer> inbox_peer;  // by origin rank
   std::vector<uint32_t> inbox_origins;
   uint64_t inbox_served = 0;
-  bool inbox_ok() const { return cfg.polled_am && stage.n && nic.size() == 1 && polled_writes_in_order(ep.caps); }
-  char* inbox_of(uint32_t origin) {
-    return stage.p + static_cast<std::size_t>(stage_area[origin]) * stage_span + kStageSlots * cfg.stage_slot;
-  }
+  bool inbox_ok() const { return cfg.polled_am && nic.size() == 1 && polled_writes_in_order(ep.caps); }
+  char* inbox_of(uint32_t origin) { return stage.p + inbox_peer[origin].at; }
   uint64_t& inbox_notice_word(uint32_t origin) {
     return *reinterpret_cast<uint64_t*>(inbox_of(origin) + kInboxBytes - sizeof(uint64_t));
   }
@@ -267,21 +270,26 @@ void OfiAgentImpl::open_rails() {
 // registration (verbs): then all of it is resident from start-up.
 void OfiAgentImpl::setup_staging() {
   stage_area.assign(static_cast<std::size_t>(cfg.nprocs), -1);
-  if (cfg.stage_slot == 0 || cfg.senders == 0) return;
-  stage_span = cfg.stage_slot * kStageSlots + kInboxRoom;
+  if (cfg.senders == 0) return;
+  stage_span = cfg.stage_slot * kStageSlots;
   // ARMCI_OFI_STAGE_MAX counts the slots' data; their header room comes on top.
   const std::size_t data_span = (cfg.stage_slot - kStageHead) * kStageSlots;
-  const std::size_t runs = std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), cfg.stage_max / data_span);
-  if (runs == 0) return;
-  const std::size_t bytes = runs * stage_span;
+  const std::size_t runs =
+      cfg.stage_slot ? std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), cfg.stage_max / data_span) : 0;
+  const std::size_t inboxes = inbox_ok() ? std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), kInboxOrigins) : 0;
+  const std::size_t bytes = runs * stage_span + inboxes * kInboxRoom;
+  if (bytes == 0) return;
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
-    warn("node agent", "no memory for %zu bytes of staging slots: large accumulates travel as active messages",
-         bytes);
+    warn("node agent", "no memory for %zu bytes of staging slots and inboxes: large accumulates travel as active "
+         "messages", bytes);
     return;
   }
   stage.p = static_cast<char*>(p);
   stage.n = bytes;
+  stage_runs = runs;
+  inbox_from = runs * stage_span;
+  inbox_count = inboxes;
   // FI_WRITE: a gathered chunk is written back from its slot (kStagePush).
   for (std::size_t k = 0; k < nic.size(); ++k)
     stage_mr.push_back(nic[k]->register_memory(stage.p, stage.n, FI_REMOTE_WRITE | FI_REMOTE_READ | FI_WRITE,
@@ -291,8 +299,8 @@ void OfiAgentImpl::setup_staging() {
     stage_push[i].ctx.kind = AgentCtx::Push;
     stage_push[i].ctx.buf = static_cast<int>(i);
   }
-  verbose(1, "node agent: %zu staging runs of %u x %zu bytes for %d processes on other nodes", runs, kStageSlots,
-          cfg.stage_slot, cfg.senders);
+  verbose(1, "node agent: %zu staging runs of %u x %zu bytes and %zu inboxes for %d processes on other nodes", runs,
+          kStageSlots, cfg.stage_slot, inboxes, cfg.senders);
 }
 
 AmLimits OfiAgentImpl::limits() {
@@ -300,9 +308,9 @@ AmLimits OfiAgentImpl::limits() {
   lim.heap_lo = base();
   lim.heap_bytes = ctl().heap_bytes.load(std::memory_order_acquire);
   lim.nprocs = static_cast<uint32_t>(cfg.nprocs);
-  lim.stage_slot = stage.n ? cfg.stage_slot : 0;
+  lim.stage_slot = stage_runs ? cfg.stage_slot : 0;
   lim.stage_slots = kStageSlots;
-  lim.push = stage.n && ep.caps.cq_data;
+  lim.push = stage_runs && ep.caps.cq_data;
   return lim;
 }
 
@@ -373,18 +381,8 @@ bool OfiAgentImpl::write_answer(const AmHeader& h, const ReplyHeader& r, const v
   c.origin = h.origin;
   c.op = r.of;
   c.token = r.token;
-  iovec iov{p, total};
-  void* desc = send_mr ? fi_mr_desc(send_mr) : nullptr;
-  fi_rma_iov to{h.arg0 + kAmMax - total, total, h.arg1};
-  fi_msg_rma msg{};
-  msg.msg_iov = &iov;
-  msg.desc = &desc;
-  msg.iov_count = 1;
-  msg.addr = h.origin;
-  msg.rma_iov = &to;
-  msg.rma_iov_count = 1;
-  msg.context = &c.fi;
-  const ssize_t rc = fi_writemsg(ep.ep, &msg, FI_INJECT_COMPLETE | FI_COMPLETION);
+  const ofi::OneWrite w{p, total, send_mr ? fi_mr_desc(send_mr) : nullptr, h.origin, h.arg0 + kAmMax - total, h.arg1, &c.fi};
+  const ssize_t rc = ofi::write_one(ep.ep, w, FI_INJECT_COMPLETE | FI_COMPLETION);
   if (rc == -FI_EAGAIN) return false;
   free_send.pop_back();
   if (rc) {
@@ -616,24 +614,35 @@ bool OfiAgentImpl::on_seg_query(const AmView& m, ReplyHeader& r) {
   return true;
 }
 
+// Slots and an inbox are lent apart, each while there is room: a sender
+// may get either, both or neither.
 bool OfiAgentImpl::on_stage_query(const AmView& m, ReplyHeader& r) {
+  const auto at = [&](std::size_t off) { return ep.caps.virt_addr ? reinterpret_cast<uint64_t>(stage.p + off) : off; };
   int& run = stage_area[m.h.origin];
-  if (run < 0 && stage.n && static_cast<std::size_t>(stage_next) < stage.n / stage_span) run = stage_next++;
-  if (run < 0) {
+  if (run < 0 && !(m.h.type & kStageQueryNoSlots) && static_cast<std::size_t>(stage_next) < stage_runs)
+    run = stage_next++;
+  if (run >= 0) {
+    r.a = at(static_cast<std::size_t>(run) * stage_span);
+    r.b = cfg.stage_slot;
+    r.value = kStageSlots;
+  }
+  InboxPeer& p = inbox_peer[m.h.origin];
+  if ((m.h.type & kStageQueryInbox) && inbox_count && (p.armed || inbox_origins.size() < inbox_count)) {
+    if (!p.armed) {
+      p.at = inbox_from + inbox_origins.size() * kInboxRoom;
+      inbox_origins.push_back(m.h.origin);
+    }
+    p.armed = true;
+    p.addr = m.h.arg0;
+    p.key = m.h.arg1;
+    r.value |= kInboxGranted;
+    r.d = at(p.at);
+  }
+  if (r.value == 0) {
     r.status = ENOSPC;
     return true;
   }
-  const std::size_t off = static_cast<std::size_t>(run) * stage_span;
-  r.a = ep.caps.virt_addr ? reinterpret_cast<uint64_t>(stage.p + off) : off;
-  r.b = cfg.stage_slot;
   r.c = fi_mr_key(stage_mr[origin_nic[m.h.origin]]);
-  r.value = kStageSlots;
-  InboxPeer& p = inbox_peer[m.h.origin];
-  if (m.h.type == kStageQueryInbox && inbox_ok() && (p.armed || inbox_origins.size() < kInboxOrigins)) {
-    if (!p.armed) inbox_origins.push_back(m.h.origin);
-    p = {true, m.h.arg0, m.h.arg1};
-    r.value |= kInboxGranted;
-  }
   return true;
 }
 
@@ -744,7 +753,7 @@ void OfiAgentImpl::on_stage_data(uint64_t data, std::size_t from_nic) {
   h.token = n.token;
   h.arg0 = uint64_t{n.slot} * cfg.stage_slot;
   const AmLimits lim = limits();
-  if (n.origin < lim.nprocs && n.slot < lim.stage_slots && stage.n) {
+  if (n.origin < lim.nprocs && n.slot < lim.stage_slots && stage_runs) {
     if (const char* msg = slot_of(h)) {
       AmHeader inner;
       std::memcpy(&inner, msg, sizeof inner);
@@ -817,17 +826,8 @@ bool OfiAgentImpl::staged_get_out(const AmView& m, ReplyHeader&, char* out, std:
 
 ssize_t OfiAgentImpl::post_push(PushSlot& ps) {
   const std::size_t k = origin_nic[ps.origin];
-  void* desc = fi_mr_desc(stage_mr[k]);
-  fi_msg_rma msg{};
-  msg.msg_iov = &ps.iov;
-  msg.desc = &desc;
-  msg.iov_count = 1;
-  msg.addr = ps.origin;
-  msg.rma_iov = &ps.to;
-  msg.rma_iov_count = 1;
-  msg.context = &ps.ctx.fi;
-  msg.data = ps.token;
-  const ssize_t rc = fi_writemsg(nic[k]->ep, &msg, FI_REMOTE_CQ_DATA | FI_COMPLETION);
+  const ofi::OneWrite w{ps.iov.iov_base, ps.iov.iov_len, fi_mr_desc(stage_mr[k]), ps.origin, ps.to.addr, ps.to.key, &ps.ctx.fi, ps.token};
+  const ssize_t rc = ofi::write_one(nic[k]->ep, w, FI_REMOTE_CQ_DATA | FI_COMPLETION);
   // Any failure but a full queue means the sender is gone (job ending) or
   // named a slot it does not have.
   if (rc && rc != -FI_EAGAIN)

@@ -224,7 +224,7 @@ const char* am_decode(const char* buf, std::size_t len, const AmLimits& lim, AmV
     case AmOp::SegQuery: return room ? "segment query carries data" : nullptr;
     case AmOp::StageQuery:
       if (room) return "staging query carries data";
-      return h.type == 0 || h.type == kStageQueryInbox ? nullptr : "unknown kind of staging query";
+      return (h.type & ~(kStageQueryInbox | kStageQueryNoSlots)) == 0 ? nullptr : "unknown kind of staging query";
     case AmOp::Flush: return room ? "flush carries data" : nullptr;
     case AmOp::Staged:
       if (room) return "staged notice carries data";

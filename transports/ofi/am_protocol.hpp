@@ -72,11 +72,12 @@ inline constexpr std::size_t kStageHead = 4096;
 // followed by its notice word, so a notice that is there says the bytes
 // before it are too (tcp copies a write in stream order, in the thread that
 // polls).  Only where that holds: providers built on tcp, one NIC.
-inline constexpr std::size_t kInboxRoom = 16384;  // what the inbox takes after a run's slots (runs stay page aligned)
+inline constexpr std::size_t kInboxRoom = 16384;  // an inbox's stride in the agent's area (page aligned)
 inline constexpr std::size_t kInboxBytes = kAmMax;  // a message, then its notice: any send buffer's
 inline constexpr std::size_t kInboxMax = kInboxBytes - 8;  // message bytes
-inline constexpr uint16_t kStageQueryInbox = 1;  // StageQuery type: lend an inbox too; arg0, arg1: my answer word
-inline constexpr uint64_t kInboxGranted = 1u << 8;  // in StageQuery's reply value, beside the slot count
+inline constexpr uint16_t kStageQueryInbox = 1;    // StageQuery type bit: lend an inbox; arg0, arg1: my answer word
+inline constexpr uint16_t kStageQueryNoSlots = 2;  // StageQuery type bit: lend no slots
+inline constexpr uint64_t kInboxGranted = 1u << 8;  // in StageQuery's reply value, beside the slot count; d: where
 // The valid bit is in the notice's last byte (little-endian): a word that
 // has it has landed whole.
 inline constexpr uint64_t kInboxValid = uint64_t{1} << 63;
@@ -257,7 +258,7 @@ struct ReplyHeader {
   int32_t status;     // 0, or an errno-style failure at the target
   uint64_t token;
   uint64_t value;
-  uint64_t a, b, c;
+  uint64_t a, b, c, d;
   uint32_t len;       // data bytes after the header (GetPieces)
   uint32_t pad;
 };

@@ -5,6 +5,7 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
+#include <rdma/fi_rma.h>
 
 #include <cstdint>
 #include <memory>
@@ -92,6 +93,36 @@ class Endpoint {
   int wait_fd_ = -1;
   std::vector<fid_mr*> mrs_;
 };
+
+// One local buffer written to one remote range with explicit flags: the
+// shape of staged, polled and answer writes, which differ only in the
+// completion they ask for. fi_write cannot take flags, so each of them would
+// otherwise build the same fi_msg_rma by hand.
+struct OneWrite {
+  const void* buf;
+  std::size_t len;
+  void* desc;         // fi_mr_desc of buf's registration, or nullptr
+  fi_addr_t to;
+  uint64_t raddr, key;
+  void* context;      // the fi_context completions report
+  uint64_t data = 0;  // with FI_REMOTE_CQ_DATA
+};
+
+inline ssize_t write_one(fid_ep* ep, const OneWrite& w, uint64_t flags) {
+  iovec iov{const_cast<void*>(w.buf), w.len};
+  void* desc = w.desc;
+  fi_rma_iov rio{w.raddr, w.len, w.key};
+  fi_msg_rma msg{};
+  msg.msg_iov = &iov;
+  msg.desc = &desc;
+  msg.iov_count = 1;
+  msg.addr = w.to;
+  msg.rma_iov = &rio;
+  msg.rma_iov_count = 1;
+  msg.context = w.context;
+  msg.data = w.data;
+  return fi_writemsg(ep, &msg, flags);
+}
 
 // fi_strerror with the call name: "fi_write: Connection refused (-111)".
 std::string fi_error(const char* call, long rc);

@@ -44,7 +44,7 @@ OfiImpl::OfiImpl(const OfiContext& c)
   st.push = cfg.stage_cq_data && caps.cq_data;
   // Polled messages need a write to land in the agent's own progress
   // call, in stream order (ofi::kInboxBytes): tcp, one NIC.
-  st.inbox = cfg.polled_am && st.from && cfg.rail_domains.empty() && ofi::polled_writes_in_order(caps);
+  st.inbox = cfg.polled_am && cfg.rail_domains.empty() && ofi::polled_writes_in_order(caps);
   stager.configure(st, nodes.size());
   am.send_mem.resize(kAmSendBufs * ofi::kAmMax);
   if (caps.rx_size > 0 && caps.rx_size < kReplyBufs) am.reply_bufs = static_cast<uint32_t>(caps.rx_size);

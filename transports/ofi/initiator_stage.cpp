@@ -20,12 +20,21 @@
 namespace armci::transport {
 
 bool Stager::ready(int node) {
+  if (lease(node).state == StageLease::kUnasked) ask(node, true);
+  return lease(node).state == StageLease::kLent;
+}
+
+// One StageQuery for slots (if `slots`) and an inbox (if polled messages
+// are on and none was asked for yet).  What is asked is "no" until the
+// reply says otherwise, for another thread asking meanwhile.
+void Stager::ask(int node, bool slots) {
   StageLease& s = lease(node);
-  if (s.state != StageLease::kUnasked) return s.state == StageLease::kLent;
-  s.state = StageLease::kNone;  // until the agent says otherwise (another thread asking meanwhile gets no)
-  uint16_t kind = 0;
+  const bool inbox = set_.inbox && s.box == StageLease::kUnasked;
+  if (slots) s.state = StageLease::kNone;
+  if (inbox) s.box = StageLease::kNone;
+  uint16_t kind = slots ? 0 : ofi::kStageQueryNoSlots;
   uint64_t word = 0, word_key = 0;
-  if (set_.inbox) {
+  if (inbox) {
     if (!answers_mr_) {
       answers_mr_ = core_.own().register_memory(answers_.data(), answers_.size() * sizeof(uint64_t), FI_REMOTE_WRITE,
                                                 kLocalKeyBase - 5);
@@ -33,7 +42,7 @@ bool Stager::ready(int node) {
       areas_mr_ = core_.own().register_memory(areas_.data(), areas_.size(), FI_REMOTE_WRITE, kLocalKeyBase - 6);
       for (int a = kAnswerAreas - 1; a >= 0; --a) area_free_.push_back(a);
     }
-    kind = ofi::kStageQueryInbox;
+    kind |= ofi::kStageQueryInbox;
     word = answer_remote(node);
     word_key = fi_mr_key(answers_mr_);
   }
@@ -41,10 +50,16 @@ bool Stager::ready(int node) {
   core_.am.wait_reply(t, "staging slots from another node's agent");
   const ReplyHeader r = core_.am.pending[t].reply;
   core_.am.close(t);
+  if (r.status == 0) s.key = r.c;
+  if (inbox && r.status == 0 && (r.value & ofi::kInboxGranted)) {
+    s.inbox_at = r.d;
+    s.box = StageLease::kLent;
+  }
+  if (!slots) return;
   if (r.status != 0 || (r.value & 0xff) < ofi::kStageSlots || r.b < 2 * ofi::kAmMax) {
     verbose(2, "staging to node %d: its agent has no slots left (status %d); large accumulates go as "
             "active messages", node, r.status);
-    return false;
+    return;
   }
   if (local_.empty()) {
     local_.resize(ofi::kStageLocal * core_.cfg.stage_slot);
@@ -58,11 +73,8 @@ bool Stager::ready(int node) {
   }
   s.addr = r.a;
   s.slot = r.b;
-  s.key = r.c;
   s.free = (1u << ofi::kStageSlots) - 1;
-  s.inbox = set_.inbox && (r.value & ofi::kInboxGranted);
   s.state = StageLease::kLent;
-  return true;
 }
 
 uint64_t Stager::area_remote(int a) const {
@@ -78,7 +90,7 @@ uint64_t Stager::answer_remote(int node) const {
 bool Stager::polled_send(int node, int buf, std::size_t len) {
   if (!set_.inbox || len + sizeof(uint64_t) > ofi::kInboxBytes) return false;
   const StageLease& ls = lease(node);
-  if (ls.state != StageLease::kLent || !ls.inbox) return false;
+  if (ls.box != StageLease::kLent) return false;
   char* m = core_.am.send_buf(buf);
   AmHeader h;
   std::memcpy(&h, m, sizeof h);
@@ -106,7 +118,7 @@ bool Stager::polled_send(int node, int buf, std::size_t len) {
   const uint64_t notice = ofi::inbox_notice(h.op, len, t);
   std::memcpy(m + len, &notice, sizeof notice);
   const std::size_t total = len + sizeof notice;
-  const uint64_t at = ls.inbox_at() + ofi::kInboxBytes - total;
+  const uint64_t at = ls.inbox_at + ofi::kInboxBytes - total;
   fid_ep* e = core_.own().ep;
   if (total <= core_.rma.inject_limit()) {
     core_.post([&] { return fi_inject_write(e, m, total, static_cast<fi_addr_t>(node), at, ls.key); }, node,
@@ -116,18 +128,9 @@ bool Stager::polled_send(int node, int buf, std::size_t len) {
     // The buffer goes back at the write's completion (OpKind::AmSend).
     OpCtx* c = core_.ctx(OpKind::AmSend, node, nullptr, false);
     c->buf = buf;
-    iovec iov{m, total};
-    void* desc = core_.am.send_mr ? fi_mr_desc(core_.am.send_mr) : nullptr;
-    fi_rma_iov rio{at, total, ls.key};
-    fi_msg_rma msg{};
-    msg.msg_iov = &iov;
-    msg.desc = &desc;
-    msg.iov_count = 1;
-    msg.addr = static_cast<fi_addr_t>(node);
-    msg.rma_iov = &rio;
-    msg.rma_iov_count = 1;
-    msg.context = &c->fi;
-    core_.post([&] { return fi_writemsg(e, &msg, FI_INJECT_COMPLETE | FI_COMPLETION); }, node, "fi_writemsg");
+    const ofi::OneWrite w{m, total, core_.am.send_mr ? fi_mr_desc(core_.am.send_mr) : nullptr,
+                          static_cast<fi_addr_t>(node), at, ls.key, &c->fi};
+    core_.post([&] { return ofi::write_one(e, w, FI_INJECT_COMPLETE | FI_COMPLETION); }, node, "fi_writemsg");
   }
   ++core_.stats.polled_ams;
   return true;

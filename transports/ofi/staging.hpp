@@ -14,17 +14,18 @@
 
 namespace armci::transport {
 
-// The slots one node's agent lent me (StageQuery's reply): a bit per slot
-// free to fill, the slots' NIC address and key, and their stride.
+// What one node's agent lent me (StageQuery's reply): slots, with a bit
+// per slot free to fill, their NIC address and their stride; an inbox; the
+// key of both.  Each may be lent without the other.
 struct StageLease {
   enum State : int8_t { kUnasked = 0, kLent = 1, kNone = -1 };
-  State state = kUnasked;
+  State state = kUnasked;  // of the slots
   uint32_t free = 0;    // bit per slot
   uint32_t writes = 0;  // writes into the slots not yet delivered
   uint64_t addr = 0, key = 0;
   std::size_t slot = 0;  // bytes per slot (the agent's stride)
-  bool inbox = false;    // the agent lent an inbox too (ofi::kInboxBytes): polled messages
-  uint64_t inbox_at() const { return addr + ofi::kStageSlots * slot; }
+  State box = kUnasked;  // of an inbox at inbox_at (ofi::kInboxBytes): polled messages
+  uint64_t inbox_at = 0;
   bool has_free() const { return free != 0; }
   int take() {  // the lowest free slot; has_free() must hold
     const int i = __builtin_ctz(free);
@@ -94,10 +95,12 @@ class Stager {
   // The answer is a word the agent writes into answers_; a get's data it
   // writes into a free answer area (ofi::kAnswerArea), else it replies.
   bool polled_send(int node, int buf, std::size_t len);
-  // Ask node's agent for slots and an inbox unless asked before (it may
-  // wait, so before a message's token is taken).
+  // Ask node's agent for an inbox unless asked before (it may wait, so
+  // before a message's token is taken).  Slots are asked for apart, by the
+  // first transfer that would stage, so a sender of small requests only
+  // holds none.
   void lend_inbox(int node) {
-    if (set_.inbox) ready(node);
+    if (set_.inbox && lease(node).box == StageLease::kUnasked) ask(node, false);
   }
   // From progress(): answers that arrived; true if any did.
   bool poll_answers() { return !awaiting_.empty() && take_answers(); }
@@ -141,6 +144,7 @@ class Stager {
   };
   StageLease& lease(int node) { return leases_[static_cast<std::size_t>(node)]; }
   bool ready(int node);  // the node's agent lent slots (asked once)
+  void ask(int node, bool slots);
   bool takes_shape(int node, AmOp op, const StridedShape& s);
   char* local_slot(int l);
   template <typename More, typename Fill>
