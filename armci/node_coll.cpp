@@ -63,7 +63,7 @@ uint32_t NodeColl::call_id(const char* s) {
 }
 
 // Per process: a deep ring of small buffers, so a root of many small
-// broadcasts can run that far ahead of its slowest consumer, and two 64 KiB
+// broadcasts can run that far ahead of its slowest consumer, and kBig 64 KiB
 // buffers for chunks of large payloads.
 struct NodeColl::Area {
   alignas(64) Doorbell published;  // a chunk is ready in one of the buffers
