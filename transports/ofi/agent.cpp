@@ -277,7 +277,10 @@ void OfiAgentImpl::setup_staging() {
   const std::size_t runs =
       cfg.stage_slot ? std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), cfg.stage_max / data_span) : 0;
   const std::size_t inboxes = inbox_ok() ? std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), kInboxOrigins) : 0;
-  const std::size_t bytes = runs * stage_span + inboxes * kInboxRoom;
+  // Inboxes start on a page of their own: their notice words must be
+  // aligned whatever slot size ARMCI_OFI_STAGE_SLOT gives the runs.
+  const std::size_t from = inboxes ? (runs * stage_span + 4095) / 4096 * 4096 : runs * stage_span;
+  const std::size_t bytes = from + inboxes * kInboxRoom;
   if (bytes == 0) return;
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
@@ -288,7 +291,7 @@ void OfiAgentImpl::setup_staging() {
   stage.p = static_cast<char*>(p);
   stage.n = bytes;
   stage_runs = runs;
-  inbox_from = runs * stage_span;
+  inbox_from = from;
   inbox_count = inboxes;
   // FI_WRITE: a gathered chunk is written back from its slot (kStagePush).
   for (std::size_t k = 0; k < nic.size(); ++k)
