@@ -80,7 +80,7 @@ void WaitWatch::check() {
 void Backoff::pause() {
   const WaitPolicy& p = wait_policy();
   ++spins_;
-  const double waited = watch_.waited();
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - quiet_since_).count();
   if (waited * 1e6 < static_cast<double>(p.spin_us)) {
     if (spins_ % every_ == 0) sched_yield();
     return;

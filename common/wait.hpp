@@ -65,13 +65,21 @@ unsigned yield_every_now(const WaitPolicy& p);
 class Backoff {
  public:
   explicit Backoff(const char* call, const char* what)
-      : watch_(call, what), every_(yield_every_now(wait_policy())) {}
+      : watch_(call, what), quiet_since_(std::chrono::steady_clock::now()), every_(yield_every_now(wait_policy())) {}
   void pause();  // one step: spin, then yield, then sleep up to 1 ms
-  void reset() { spins_ = 0; }
+  // The caller made progress: spin and yield again before any sleep.  The
+  // phases count from the last progress, not from the wait's start, or a
+  // transfer longer than a millisecond (4 MiB gets in flight) would sleep
+  // between the completions that keep coming.
+  void reset() {
+    spins_ = 0;
+    quiet_since_ = std::chrono::steady_clock::now();
+  }
   double waited() const { return watch_.waited(); }  // seconds since made
 
  private:
   WaitWatch watch_;
+  std::chrono::steady_clock::time_point quiet_since_;
   unsigned every_;  // polls between yields while spinning
   unsigned long spins_ = 0;
 };
