@@ -28,7 +28,8 @@ class NodeColl {
   // Eight big buffers, not two: on a host with more processes than cores a
   // producer two chunks ahead waited for a consumer that was not running,
   // once per chunk pair (1 MiB broadcast, 4 processes on 2 cores: 75-104 us
-  // with two, 49-76 with eight, no gain from sixteen).
+  // with two, 49-76 with eight, no gain from sixteen).  Each process's area
+  // is 512 KiB of big buffers, committed with the node's shared memory.
   static constexpr std::size_t kBig = 8, kSmall = 64;
   static constexpr std::size_t kNameBytes = 48;  // a call's name, up to 47 characters
   static std::size_t area_bytes();

@@ -83,6 +83,7 @@ void Backoff::pause() {
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - quiet_since_).count();
   if (waited * 1e6 < static_cast<double>(p.spin_us)) {
     if (spins_ % every_ == 0) sched_yield();
+    watch_.check();  // a wait that keeps making progress still times out
     return;
   }
   // Past the spin window: give the core away now and then (a caller that

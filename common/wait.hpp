@@ -70,10 +70,12 @@ class Backoff {
   // The caller made progress: spin and yield again before any sleep.  The
   // phases count from the last progress, not from the wait's start, or a
   // transfer longer than a millisecond (4 MiB gets in flight) would sleep
-  // between the completions that keep coming.
+  // between the completions that keep coming.  Not on a contested host:
+  // there a waiter must sleep now and then however its wait goes (a yield
+  // does not hand the core to another scheduling group; see pause()).
   void reset() {
     spins_ = 0;
-    quiet_since_ = std::chrono::steady_clock::now();
+    if (every_ > 1) quiet_since_ = std::chrono::steady_clock::now();
   }
   double waited() const { return watch_.waited(); }  // seconds since made
 

@@ -181,7 +181,7 @@ TEST(AmStage, InboxNoticeNamesKindLengthAndToken) {
   EXPECT_NE(inbox_answer(1), inbox_answer(2));
   EXPECT_EQ(kInboxMax + sizeof(uint64_t), kInboxBytes);
   EXPECT_LE(kInboxBytes, kInboxRoom);
-  EXPECT_EQ(kInboxRoom % 4096, 0u) << "runs of slots stay page aligned";
+  EXPECT_EQ(kInboxRoom % 4096, 0u) << "every inbox starts on a page (its notice word aligned)";
   EXPECT_EQ(kInboxBytes, kAmMax) << "a send buffer holds a message and its notice";
   EXPECT_LE(kInboxMax + sizeof(uint64_t), 1u << 16) << "the notice's 16-bit length holds any";
   for (AmOp op : {AmOp::AccOne, AmOp::Acc, AmOp::PutPieces, AmOp::GetPieces, AmOp::Batch})

@@ -273,9 +273,10 @@ void OfiAgentImpl::setup_staging() {
   if (cfg.senders == 0) return;
   stage_span = cfg.stage_slot * kStageSlots;
   // ARMCI_OFI_STAGE_MAX counts the slots' data; their header room comes on top.
-  const std::size_t data_span = (cfg.stage_slot - kStageHead) * kStageSlots;
-  const std::size_t runs =
-      cfg.stage_slot ? std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), cfg.stage_max / data_span) : 0;
+  std::size_t runs = 0;
+  if (cfg.stage_slot > kStageHead)
+    runs = std::min<std::size_t>(static_cast<std::size_t>(cfg.senders),
+                                 cfg.stage_max / ((cfg.stage_slot - kStageHead) * kStageSlots));
   const std::size_t inboxes = inbox_ok() ? std::min<std::size_t>(static_cast<std::size_t>(cfg.senders), kInboxOrigins) : 0;
   // Inboxes start on a page of their own: their notice words must be
   // aligned whatever slot size ARMCI_OFI_STAGE_SLOT gives the runs.

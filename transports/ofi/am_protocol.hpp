@@ -59,7 +59,7 @@ inline constexpr std::size_t kStageHead = 4096;
 // Polled messages (ARMCI_OFI_POLLED_AM): an active message to a node where
 // none of its sender's is unanswered (AccOne, Acc, PutPieces, GetPieces,
 // Batch: polled_op) is one RMA write of the message into an inbox the agent
-// lends its sender after the sender's two slots, and the agent answers with
+// lends its sender (apart from staging slots), and the agent answers with
 // an injected write of one word into the sender's memory (a get's data: an
 // RMA write into an answer area the request names, kAnswerArea).  Neither
 // side handles an incoming message: over tcp a message costs the receiver a completion and a

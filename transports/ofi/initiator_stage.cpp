@@ -57,8 +57,8 @@ void Stager::ask(int node, bool slots) {
   }
   if (!slots) return;
   if (r.status != 0 || (r.value & 0xff) < ofi::kStageSlots || r.b < 2 * ofi::kAmMax) {
-    verbose(2, "staging to node %d: its agent has no slots left (status %d); large accumulates go as "
-            "active messages", node, r.status);
+    verbose(2, "staging to node %d: its agent has no slots left (status %d, value %#llx); large accumulates go "
+            "as active messages", node, r.status, static_cast<unsigned long long>(r.value));
     return;
   }
   if (local_.empty()) {
