@@ -141,8 +141,9 @@ struct OfiAgentImpl {
     uint32_t origin = 0;
     uint16_t op = 0;
     uint64_t token = 0;
-    iovec iov{};
-    fi_rma_iov to{};
+    const char* out = nullptr;  // the gathered chunk in the slot
+    std::size_t len = 0;
+    uint64_t raddr = 0, key = 0;  // the requester's local slot
     std::vector<char> deferred;
   };
   std::vector<PushSlot> stage_push;  // by run * kStageSlots + slot
@@ -174,6 +175,7 @@ struct OfiAgentImpl {
   const AmHeader* answer_to = nullptr;  // the polled get being served, whose data goes by RMA (kAnswerArea)
   uint64_t answers_written = 0;
   bool write_answer(const AmHeader& h, const ReplyHeader& r, const void* data, std::size_t len);
+  void answer_lost(const AgentCtx& c, const char* why);
   PushSlot* push_slot(const AmHeader& h) {
     const int run = stage_area[h.origin];
     return run < 0 ? nullptr
@@ -389,14 +391,17 @@ bool OfiAgentImpl::write_answer(const AmHeader& h, const ReplyHeader& r, const v
   const ssize_t rc = ofi::write_one(ep.ep, w, FI_INJECT_COMPLETE | FI_COMPLETION);
   if (rc == -FI_EAGAIN) return false;
   free_send.pop_back();
-  if (rc) {
-    verbose(2, "node agent: answer to rank %u not written: %s", h.origin, fi_error("fi_writemsg", rc).c_str());
-    free_send.push_back(b);
-    refuse(h.origin, r.of, r.token, EIO);
-    return true;
-  }
-  ++answers_written;
+  if (rc) answer_lost(c, fi_error("fi_writemsg", rc).c_str());
+  else ++answers_written;
   return true;
+}
+
+// An answer write that failed, posted or completed: its buffer goes back
+// and the sender is refused, so it fails instead of waiting.
+void OfiAgentImpl::answer_lost(const AgentCtx& c, const char* why) {
+  verbose(2, "node agent: a get's data for rank %u not written: %s", c.origin, why);
+  free_send.push_back(c.buf);
+  refuse(c.origin, c.op, c.token, EIO);
 }
 
 void OfiAgentImpl::check_waiters() {
@@ -811,8 +816,10 @@ bool OfiAgentImpl::staged_get_out(const AmView& m, ReplyHeader&, char* out, std:
   ps.origin = m.h.origin;
   ps.op = m.h.op;
   ps.token = m.h.token;
-  ps.iov = {out, len};
-  ps.to = {to.addr, len, to.key};
+  ps.out = out;
+  ps.len = len;
+  ps.raddr = to.addr;
+  ps.key = to.key;
   ps.busy = true;
   ++pushes;
   // Behind earlier queued ones, or queued if the send queue is full: the
@@ -830,7 +837,7 @@ bool OfiAgentImpl::staged_get_out(const AmView& m, ReplyHeader&, char* out, std:
 
 ssize_t OfiAgentImpl::post_push(PushSlot& ps) {
   const std::size_t k = origin_nic[ps.origin];
-  const ofi::OneWrite w{ps.iov.iov_base, ps.iov.iov_len, fi_mr_desc(stage_mr[k]), ps.origin, ps.to.addr, ps.to.key, &ps.ctx.fi, ps.token};
+  const ofi::OneWrite w{ps.out, ps.len, fi_mr_desc(stage_mr[k]), ps.origin, ps.raddr, ps.key, &ps.ctx.fi, ps.token};
   const ssize_t rc = ofi::write_one(nic[k]->ep, w, FI_REMOTE_CQ_DATA | FI_COMPLETION);
   // Any failure but a full queue means the sender is gone (job ending) or
   // named a slot it does not have.
@@ -896,9 +903,7 @@ bool OfiAgentImpl::drain_cq(std::size_t k) {
         continue;
       }
       if (c && c->kind == AgentCtx::Answer) {
-        verbose(2, "node agent: writing a get's data to rank %u failed: %s", c->origin, fi_strerror(err.err));
-        free_send.push_back(c->buf);
-        refuse(c->origin, c->op, c->token, EIO);
+        answer_lost(*c, fi_strerror(err.err));
         continue;
       }
       if (c && c->kind == AgentCtx::Push) {

@@ -169,9 +169,11 @@ void AmChannel::answered(const ReplyHeader& r, const char* data) {
   // An agent whose write back failed at its end after the data had arrived
   // here refuses a get that is already answered (and perhaps its token
   // reused): nothing is waiting for that refusal.
-  const bool data_by_rma = ofi::is_staged_get(r.of) || r.of == static_cast<uint16_t>(AmOp::GetPieces) ||
-                           r.of == static_cast<uint16_t>(AmOp::Batch);
-  const bool late_refusal = r.status != 0 && data_by_rma &&
+  const auto data_by_rma = [](uint16_t of) {
+    return ofi::is_staged_get(of) || of == static_cast<uint16_t>(AmOp::GetPieces) ||
+           of == static_cast<uint16_t>(AmOp::Batch);
+  };
+  const bool late_refusal = r.status != 0 && data_by_rma(r.of) &&
                             (!waiting(r.token) || static_cast<uint16_t>(pending[r.token].op) != r.of);
   if (late_refusal) {
     verbose(1, "a node agent refused a get already answered (error %d): ignored", r.status);
