@@ -80,7 +80,12 @@ void WaitWatch::check() {
 void Backoff::pause() {
   const WaitPolicy& p = wait_policy();
   ++spins_;
-  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - quiet_since_).count();
+  const auto now = std::chrono::steady_clock::now();
+  if (progressed_) {
+    quiet_since_ = now;
+    progressed_ = false;
+  }
+  const double waited = std::chrono::duration<double>(now - quiet_since_).count();
   if (waited * 1e6 < static_cast<double>(p.spin_us)) {
     if (spins_ % every_ == 0) sched_yield();
     watch_.check();  // a wait that keeps making progress still times out

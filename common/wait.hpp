@@ -73,15 +73,18 @@ class Backoff {
   // between the completions that keep coming.  Not on a contested host:
   // there a waiter must sleep now and then however its wait goes (a yield
   // does not hand the core to another scheduling group; see pause()).
+  // Only marked here (called on every completion); the next pause reads
+  // the clock anyway.
   void reset() {
     spins_ = 0;
-    if (every_ > 1) quiet_since_ = std::chrono::steady_clock::now();
+    progressed_ = every_ > 1;
   }
   double waited() const { return watch_.waited(); }  // seconds since made
 
  private:
   WaitWatch watch_;
   std::chrono::steady_clock::time_point quiet_since_;
+  bool progressed_ = false;  // since the last pause
   unsigned every_;  // polls between yields while spinning
   unsigned long spins_ = 0;
 };
