@@ -53,6 +53,20 @@ bool slow_provider() {
   return multi_node() && p && std::string(p) == "sockets";
 }
 
+// Whether transfers above ARMCI_OFI_STAGE_FROM go through another node's
+// staging slots in this run: staging on and, for accumulates, not NIC
+// atomics; with ARMCI_OFI_STAGE_MAX set (other than `most`, a size the
+// test knows leaves a run) an agent may have no slots to lend.
+bool stages(bool accumulates, const char* most = nullptr) {
+  auto env = [](const char* k) {
+    const char* v = std::getenv(k);
+    return std::string(v ? v : "");
+  };
+  const char* max = std::getenv("ARMCI_OFI_STAGE_MAX");
+  return env("ARMCI_OFI_STAGE_FROM") != "0" && !(accumulates && env("ARMCI_OFI_ATOMICS") == "1") &&
+         (!max || (most && std::string(max) == most));
+}
+
 }  // namespace
 
 class Internode : public mp::MpTest {};
@@ -399,11 +413,7 @@ TEST_F(Internode, StagedAccumulatesAndPutsAreExact) {
       for (int b = 0; b < kRow; ++b) ASSERT_EQ(row[b], want) << "sender " << s << " row " << r << " byte " << b;
     }
   }
-  const char* from = std::getenv("ARMCI_OFI_STAGE_FROM");
-  const char* atomics = std::getenv("ARMCI_OFI_ATOMICS");
-  // (ARMCI_OFI_STAGE_MAX set: maybe too small to lend anyone slots.)
-  if (!(from && std::string(from) == "0") && !(atomics && std::string(atomics) == "1") &&
-      !std::getenv("ARMCI_OFI_STAGE_MAX")) {
+  if (stages(true)) {
     EXPECT_GT(ARMCI_Ofi_stat("am_staged"), staged_before) << "nothing went through the staging slots";
   }
   ARMCI_Barrier();
@@ -467,8 +477,7 @@ TEST_F(Internode, StagedGetsAreExact) {
       }
     }
   }
-  const char* from = std::getenv("ARMCI_OFI_STAGE_FROM");
-  if (!(from && std::string(from) == "0") && !std::getenv("ARMCI_OFI_STAGE_MAX")) {
+  if (stages(false)) {
     EXPECT_GT(ARMCI_Ofi_stat("am_staged_get"), staged_before) << "nothing went through the staging slots";
     // Every provider here carries remote CQ data.
     const char* cq_data = std::getenv("ARMCI_OFI_STAGE_CQ_DATA");
@@ -693,8 +702,7 @@ TEST_F(Internode, StagedAccumulateSourceIsFreeOnReturn) {
   std::vector<double> got(n);
   ASSERT_EQ(ARMCI_Get(dst, got.data(), static_cast<int>(n * sizeof(double)), peer), 0);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], static_cast<double>(3 * (i % 1000) + 3)) << "element " << i;
-  const char* from = std::getenv("ARMCI_OFI_STAGE_FROM");
-  if (!(from && std::string(from) == "0") && !std::getenv("ARMCI_OFI_ATOMICS") && !std::getenv("ARMCI_OFI_STAGE_MAX")) {
+  if (stages(true)) {
     EXPECT_GT(ARMCI_Ofi_stat("am_staged"), staged) << "the accumulate was not staged";
   }
   ARMCI_Barrier();
@@ -941,11 +949,7 @@ TEST_F(Internode, SmallRequestSendersLeaveSlotsToStagedTransfers) {
                         static_cast<int>(kBig * sizeof(double)), t), 0);
   }
   const long staged = std::max(0L, ARMCI_Ofi_stat("am_staged")) - staged0;
-  const char* from = std::getenv("ARMCI_OFI_STAGE_FROM");
-  const char* atomics = std::getenv("ARMCI_OFI_ATOMICS");
-  const char* most = std::getenv("ARMCI_OFI_STAGE_MAX");
-  if (me() == big && !(from && std::string(from) == "0") && !(atomics && std::string(atomics) == "1") &&
-      (!most || std::string(most) == "512K")) {
+  if (me() == big && stages(true, "512K")) {
     EXPECT_GT(staged, 0) << "the first staged transfer found no slots: senders of small requests took them";
   }
   ARMCI_AllFence();
